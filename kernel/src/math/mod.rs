@@ -1,0 +1,1 @@
+//! Math types generic over [`Scalar`](crate::Scalar).
