@@ -1,0 +1,145 @@
+//! The blob writer (feature `std`, used by the host).
+
+use crate::sections::StringTableBody;
+use crate::{
+    Header, Index, ScalarEncoding, SectionKind, TestSectionBody, CRC32, FORMAT_VERSION, HEADER_LEN,
+};
+use std::collections::HashMap;
+use std::string::String;
+use std::vec::Vec;
+
+/// Why a blob could not be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WriteError {
+    /// The blob would exceed the 4 GiB the 32-bit offsets can address.
+    TooLarge {
+        /// What overflowed.
+        what: &'static str,
+    },
+    /// Postcard could not encode a section (should not happen for these types).
+    Encode,
+}
+
+impl core::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::TooLarge { what } => write!(f, "{what} exceeds the 4 GiB a blob can address"),
+            Self::Encode => write!(f, "a section could not be encoded"),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+/// Builds a blob: interns strings, collects sections, and writes header, index and checksum.
+///
+/// The string table is always the first section (when there is at least one string); other
+/// sections follow in the order they were added.
+#[derive(Debug, Clone)]
+pub struct BlobWriter {
+    encoding: ScalarEncoding,
+    strings: Vec<String>,
+    ids: HashMap<String, u32>,
+    sections: Vec<(SectionKind, Vec<u8>)>,
+}
+
+impl BlobWriter {
+    /// A writer for a blob whose scalars use `encoding`.
+    pub fn new(encoding: ScalarEncoding) -> Self {
+        Self {
+            encoding,
+            strings: Vec::new(),
+            ids: HashMap::new(),
+            sections: Vec::new(),
+        }
+    }
+
+    /// The blob's scalar encoding.
+    pub fn encoding(&self) -> ScalarEncoding {
+        self.encoding
+    }
+
+    /// The id of `s` in the string table, adding it if new.
+    pub fn intern(&mut self, s: &str) -> u32 {
+        if let Some(&id) = self.ids.get(s) {
+            return id;
+        }
+        let id = self.strings.len() as u32;
+        self.strings.push(s.into());
+        self.ids.insert(s.into(), id);
+        id
+    }
+
+    /// Adds a section with an already encoded body.
+    pub fn add_section(&mut self, kind: SectionKind, body: Vec<u8>) {
+        self.sections.push((kind, body));
+    }
+
+    /// Adds a test section: a named array of scalar words in this blob's encoding.
+    pub fn add_test_section(&mut self, name: &str, words: &[u32]) -> Result<(), WriteError> {
+        let name = self.intern(name);
+        let values: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let body = postcard::to_stdvec(&TestSectionBody {
+            name,
+            values: &values,
+        })
+        .map_err(|_| WriteError::Encode)?;
+        self.add_section(SectionKind::Test, body);
+        Ok(())
+    }
+
+    /// Writes the blob.
+    pub fn finish(self) -> Result<Vec<u8>, WriteError> {
+        let mut all: Vec<(SectionKind, Vec<u8>)> = Vec::with_capacity(self.sections.len() + 1);
+        if !self.strings.is_empty() {
+            let mut ends = Vec::with_capacity(self.strings.len() * 4);
+            let mut text = Vec::new();
+            for s in &self.strings {
+                text.extend_from_slice(s.as_bytes());
+                let end = u32::try_from(text.len()).map_err(|_| WriteError::TooLarge {
+                    what: "the string table",
+                })?;
+                ends.extend_from_slice(&end.to_le_bytes());
+            }
+            let body = postcard::to_stdvec(&StringTableBody {
+                ends: &ends,
+                text: &text,
+            })
+            .map_err(|_| WriteError::Encode)?;
+            all.push((SectionKind::Strings, body));
+        }
+        all.extend(self.sections);
+
+        let mut directory = Vec::with_capacity(all.len() * 12);
+        let mut data = Vec::new();
+        for (kind, body) in &all {
+            let offset = u32::try_from(data.len()).map_err(|_| WriteError::TooLarge {
+                what: "the data area",
+            })?;
+            let len = u32::try_from(body.len())
+                .map_err(|_| WriteError::TooLarge { what: "a section" })?;
+            directory.extend_from_slice(&(*kind as u32).to_le_bytes());
+            directory.extend_from_slice(&offset.to_le_bytes());
+            directory.extend_from_slice(&len.to_le_bytes());
+            data.extend_from_slice(body);
+        }
+        let payload = postcard::to_stdvec(&Index {
+            directory: &directory,
+            data: &data,
+        })
+        .map_err(|_| WriteError::Encode)?;
+        let payload_len = u32::try_from(payload.len()).map_err(|_| WriteError::TooLarge {
+            what: "the payload",
+        })?;
+        let header = Header {
+            version: FORMAT_VERSION,
+            encoding: self.encoding,
+            payload_len,
+            crc32: CRC32.checksum(&payload),
+        };
+        let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+        out.extend_from_slice(&header.to_bytes());
+        out.extend_from_slice(&payload);
+        Ok(out)
+    }
+}
