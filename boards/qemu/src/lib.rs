@@ -1,0 +1,96 @@
+//! Board support for QEMU's Cortex-M machines: semihosting output and exit status, the panic handler,
+//! and the conformance workload (shared with the host test `tests/tests/qemu.rs`).
+#![no_std]
+
+pub mod workload;
+
+use core::panic::PanicInfo;
+
+/// Writes bytes to the host's standard output through semihosting (ignored when no host listens).
+pub fn write(bytes: &[u8]) {
+    if let Ok(mut out) = cortex_m_semihosting::hio::hstdout() {
+        let _ = out.write_all(bytes);
+    }
+}
+
+/// Formats `v` as `0x` and eight lowercase hex digits (no `core::fmt`, so nothing here can panic).
+pub fn hex(v: u32) -> [u8; 10] {
+    let mut s = *b"0x00000000";
+    for (k, slot) in s.iter_mut().skip(2).enumerate() {
+        let nibble = ((v >> (28 - 4 * k as u32)) & 0xF) as u8;
+        *slot = if nibble < 10 {
+            b'0' + nibble
+        } else {
+            b'a' + nibble - 10
+        };
+    }
+    s
+}
+
+/// Formats `v` in decimal into `buf`, returning the digits.
+pub fn dec(v: u32, buf: &mut [u8; 10]) -> &[u8] {
+    let mut v = v;
+    let mut start = buf.len();
+    loop {
+        start -= 1;
+        if let Some(slot) = buf.get_mut(start) {
+            *slot = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        if v == 0 || start == 0 {
+            break;
+        }
+    }
+    buf.get(start..).unwrap_or(&[])
+}
+
+/// Writes `parts` followed by a newline.
+pub fn line(parts: &[&[u8]]) {
+    for p in parts {
+        write(p);
+    }
+    write(b"\n");
+}
+
+/// Ends the emulation with `code` as QEMU's exit status (semihosting `SYS_EXIT_EXTENDED` with
+/// `ADP_Stopped_ApplicationExit`). On real hardware without a debugger this spins.
+pub fn exit(code: u32) -> ! {
+    const SYS_EXIT_EXTENDED: usize = 0x20;
+    const ADP_STOPPED_APPLICATION_EXIT: usize = 0x20026;
+    let block = [ADP_STOPPED_APPLICATION_EXIT, code as usize];
+    // SAFETY: SYS_EXIT_EXTENDED reads a two-word parameter block, which `block` is.
+    unsafe {
+        cortex_m_semihosting::syscall(SYS_EXIT_EXTENDED, &block);
+    }
+    loop {
+        cortex_m::asm::bkpt();
+    }
+}
+
+/// Release builds: any panic the optimiser could not remove calls a function that does not exist,
+/// so the firmware fails to link. A release build that links is the proof that no panic is reachable.
+#[cfg(all(not(debug_assertions), not(feature = "panic-print")))]
+#[panic_handler]
+fn panic(_: &PanicInfo) -> ! {
+    extern "C" {
+        /// Deliberately undefined: see the panic handler.
+        fn ossicle_firmware_has_a_reachable_panic() -> !;
+    }
+    // SAFETY: never runs; the symbol does not exist, so a reachable call does not link.
+    unsafe { ossicle_firmware_has_a_reachable_panic() }
+}
+
+/// Debug builds (and the `panic-print` feature): print the panic and exit with status 101.
+#[cfg(any(debug_assertions, feature = "panic-print"))]
+#[panic_handler]
+fn panic(info: &PanicInfo) -> ! {
+    cortex_m_semihosting::hprintln!("panic: {}", info);
+    exit(101)
+}
+
+/// A hard fault ends the emulation with status 99 instead of hanging.
+#[cortex_m_rt::exception]
+unsafe fn HardFault(_frame: &cortex_m_rt::ExceptionFrame) -> ! {
+    line(&[b"hard fault"]);
+    exit(99)
+}

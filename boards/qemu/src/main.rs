@@ -1,0 +1,74 @@
+//! The conformance firmware: runs the workload on the embedded Q16.16 and f32 blobs and prints one
+//! checksum per operation, then the total, through semihosting:
+//!
+//! ```text
+//! q16 add: 0x1234abcd
+//! ...
+//! q16 checksum: 0x........ values: 42
+//! f32 ...
+//! ok
+//! ```
+//!
+//! QEMU's exit status is 0 when both runs completed, 10 + the error code when the Q16.16 run failed,
+//! 20 + the error code when the f32 run failed (see `workload::WorkloadError::code`).
+#![no_std]
+#![no_main]
+
+use ossicle::Scalar;
+use ossicle_qemu::workload::{self, OPS};
+use ossicle_qemu::{dec, exit, hex, line};
+
+#[cfg(ossicle_blobs_missing)]
+compile_error!(
+    "the blobs to embed are missing: run scripts/qemu/check.sh, or set OSSICLE_BLOB_Q16 and \
+     OSSICLE_BLOB_F32 to blobs built by `ossicle build samples/foundation.json -o X.osb --scalar q16|f32`"
+);
+
+/// Bytes aligned to 4, so the blob's sections can be read in place as words if the loader wants.
+#[repr(C, align(4))]
+struct Aligned<T: ?Sized>(T);
+
+static BLOB_Q16: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/q16.osb")));
+static BLOB_F32: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/f32.osb")));
+
+fn run<S: Scalar>(name: &[u8], blob: &[u8]) -> Result<(), u8> {
+    match workload::run::<S>(blob) {
+        Ok(report) => {
+            for (op, value) in OPS.iter().zip(report.ops.iter()) {
+                line(&[name, b" ", op.as_bytes(), b": ", &hex(*value)]);
+            }
+            let mut buf = [0u8; 10];
+            line(&[
+                name,
+                b" checksum: ",
+                &hex(report.total()),
+                b" values: ",
+                dec(report.values, &mut buf),
+            ]);
+            Ok(())
+        }
+        Err(e) => {
+            let mut buf = [0u8; 10];
+            line(&[
+                name,
+                b" error: ",
+                dec(u32::from(e.code()), &mut buf),
+            ]);
+            Err(e.code())
+        }
+    }
+}
+
+#[cortex_m_rt::entry]
+fn main() -> ! {
+    let q16 = run::<ossicle::Q16>(b"q16", &BLOB_Q16.0);
+    let f32 = run::<f32>(b"f32", &BLOB_F32.0);
+    match (q16, f32) {
+        (Ok(()), Ok(())) => {
+            line(&[b"ok"]);
+            exit(0)
+        }
+        (Err(e), _) => exit(10 + u32::from(e)),
+        (_, Err(e)) => exit(20 + u32::from(e)),
+    }
+}
