@@ -1,9 +1,26 @@
 //! ossicle: a `no_std`, allocation-free animation kernel for microcontrollers and handhelds.
+//!
+//! Everything is generic over a [`Scalar`]: `f32`, or Q16.16 fixed point ([`Q16`]) computed with
+//! integer arithmetic only, so the same blob and inputs give bit-identical results on a desktop and
+//! on a Cortex-M0+. All state lives in caller-owned storage sized by const generics; nothing
+//! allocates, nothing panics, and errors are typed.
+//!
+//! - [`scalar`]: the `Scalar` trait and its `f32` / Q16.16 implementations.
+//! - [`math`]: vectors, quaternions, transforms and affine matrices.
+//! - [`asset`]: [`Asset::load`](asset::Asset::load) validates a blob and reads it in place.
+//! - [`pool`], [`event`], [`sink`]: fixed-capacity pools with generational handles, the event
+//!   queue, and the [`PropertySink`](sink::PropertySink) players write through.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod asset;
+pub mod color;
+pub mod event;
 pub mod math;
+pub mod pool;
 pub mod scalar;
+pub mod sink;
 
+pub use asset::{Asset, LoadError};
 pub use scalar::{Scalar, Q16};

@@ -1,0 +1,137 @@
+//! `ossicle inspect`: what a blob holds, as text or JSON.
+
+use crate::error::HostError;
+use ossicle::asset::{Asset, LoadError};
+use ossicle_format::{SectionKind, HEADER_LEN};
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// The place in a blob that a load error concerns, for messages.
+pub fn load_error_place(e: &LoadError) -> String {
+    match e {
+        LoadError::TooShort { .. } => String::new(),
+        LoadError::BadMagic { .. } => "byte 0".into(),
+        LoadError::UnsupportedVersion { .. } => "byte 4".into(),
+        LoadError::UnknownEncoding { .. } => "byte 6".into(),
+        LoadError::ReservedByte { .. } => "byte 7".into(),
+        LoadError::LengthMismatch { .. } => "byte 8".into(),
+        LoadError::ChecksumMismatch { .. } => "byte 12".into(),
+        LoadError::MalformedIndex
+        | LoadError::TrailingIndexBytes { .. }
+        | LoadError::DirectoryLength { .. } => {
+            format!("byte {HEADER_LEN} (index)")
+        }
+        LoadError::UnknownSection { section, .. }
+        | LoadError::SectionOutOfBounds { section, .. }
+        | LoadError::DuplicateSection { section, .. }
+        | LoadError::MalformedSection { section, .. } => format!("section {section}"),
+    }
+}
+
+/// Loads `bytes` (read from `path`) with the kernel's loader, turning refusals into host errors.
+pub fn load<'a>(path: &Path, bytes: &'a [u8]) -> Result<Asset<'a>, HostError> {
+    Asset::load(bytes).map_err(|e| HostError::at(path, load_error_place(&e), e.to_string()))
+}
+
+/// A description of the blob as JSON (the `--json` output).
+pub fn describe_json(path: &Path, bytes: &[u8]) -> Result<Value, HostError> {
+    let asset = load(path, bytes)?;
+    let blob = asset.blob();
+    let header = blob.header();
+    let encoding = header.encoding;
+    let mut sections = Vec::new();
+    for (i, rec) in blob.records().enumerate() {
+        let mut s = json!({ "index": i, "offset": rec.offset, "len": rec.len });
+        match SectionKind::from_u32(rec.kind) {
+            Some(SectionKind::Strings) => {
+                s["kind"] = json!("strings");
+                s["count"] = json!(asset.strings().len());
+            }
+            Some(SectionKind::Test) => {
+                s["kind"] = json!("test");
+            }
+            None => s["kind"] = json!(rec.kind),
+        }
+        sections.push(s);
+    }
+    let tests: Vec<Value> = asset
+        .test_sections()
+        .map(|t| {
+            let values: Vec<f64> = test_words(&t).map(|w| encoding.decode_f64(w)).collect();
+            json!({ "name": t.name(), "values": values })
+        })
+        .collect();
+    Ok(json!({
+        "file": path.display().to_string(),
+        "size": bytes.len(),
+        "version": header.version,
+        "encoding": encoding.name(),
+        "payload_len": header.payload_len,
+        "crc32": format!("{:#010x}", header.crc32),
+        "sections": sections,
+        "strings": asset.strings().iter().collect::<Vec<_>>(),
+        "tests": tests,
+    }))
+}
+
+fn test_words<'a>(t: &ossicle::asset::TestSection<'a>) -> Box<dyn Iterator<Item = u32> + 'a> {
+    match t.values::<f32>() {
+        Ok(v) => Box::new(v.iter().map(f32::to_bits)),
+        Err(_) => match t.values::<ossicle::Q16>() {
+            Ok(v) => Box::new(v.iter().map(|q| q.to_bits() as u32)),
+            Err(_) => Box::new(std::iter::empty()),
+        },
+    }
+}
+
+/// A description of the blob as text (the default output).
+pub fn describe_text(path: &Path, bytes: &[u8]) -> Result<String, HostError> {
+    use std::fmt::Write;
+    let v = describe_json(path, bytes)?;
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: ossicle blob, {} bytes", path.display(), v["size"]);
+    let _ = writeln!(
+        out,
+        "  format version {}, {} scalars, payload {} bytes, CRC-32 {}",
+        v["version"],
+        v["encoding"].as_str().unwrap_or("?"),
+        v["payload_len"],
+        v["crc32"].as_str().unwrap_or("?")
+    );
+    let sections = v["sections"].as_array().cloned().unwrap_or_default();
+    let _ = writeln!(out, "  {} sections:", sections.len());
+    for s in &sections {
+        let kind = s["kind"].as_str().unwrap_or("?");
+        let _ = write!(
+            out,
+            "    #{} {kind:<8} bytes {}..+{}",
+            s["index"], s["offset"], s["len"]
+        );
+        if kind == "strings" {
+            let _ = write!(out, "  ({} strings)", s["count"]);
+        }
+        out.push('\n');
+    }
+    let strings = v["strings"].as_array().cloned().unwrap_or_default();
+    let _ = writeln!(out, "  strings ({}):", strings.len());
+    for (i, s) in strings.iter().enumerate() {
+        let _ = writeln!(out, "    {i:>4}  {s}");
+    }
+    for t in v["tests"].as_array().cloned().unwrap_or_default() {
+        let values = t["values"].as_array().cloned().unwrap_or_default();
+        let shown: Vec<String> = values.iter().take(16).map(|x| x.to_string()).collect();
+        let more = if values.len() > 16 {
+            format!(", ... ({} more)", values.len() - 16)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "  test {} ({} values): {}{more}",
+            t["name"],
+            values.len(),
+            shown.join(", ")
+        );
+    }
+    Ok(out)
+}
