@@ -31,75 +31,128 @@ pub fn hypot(a: f32, b: f32) -> f32 {
     libm::hypotf(a, b)
 }
 
+/// `libm` (musl's algorithms, computed in `f32` with `f64` internals where musl does so).
+///
+/// Errors measured against `f64` by `kernel/tests/scalar_accuracy.rs`, in units in the last place
+/// (ulp) of the correctly rounded result.
 #[cfg(not(feature = "fast-math"))]
-#[allow(missing_docs)]
 mod imp {
+    /// Square root: correctly rounded (measured 0.500 ulp).
     #[inline]
     pub fn sqrt(x: f32) -> f32 {
         libm::sqrtf(x)
     }
+    /// Sine of an angle in radians, with exact range reduction for any magnitude: measured 0.501 ulp
+    /// (absolute 3.0e-8) over `[-32π, 32π]` and up to ±32768.
     #[inline]
     pub fn sin(x: f32) -> f32 {
         libm::sinf(x)
     }
+    /// Cosine of an angle in radians: measured 0.501 ulp (absolute 3.0e-8), as [`sin`].
     #[inline]
     pub fn cos(x: f32) -> f32 {
         libm::cosf(x)
     }
+    /// `(sin, cos)` with one range reduction; bit-identical to [`sin`] and [`cos`] (measured 0.501 ulp).
     #[inline]
     pub fn sin_cos(x: f32) -> (f32, f32) {
         libm::sincosf(x)
     }
+    /// The angle of `(x, y)` in `[-π, π]`: measured 1.30 ulp (absolute 2.3e-7).
     #[inline]
     pub fn atan2(y: f32, x: f32) -> f32 {
         libm::atan2f(y, x)
     }
+    /// Arc cosine of `x` in `[-1, 1]`: measured 0.89 ulp (absolute 2.1e-7).
     #[inline]
     pub fn acos(x: f32) -> f32 {
         libm::acosf(x)
     }
+    /// Arc sine of `x` in `[-1, 1]`: measured 0.70 ulp (absolute 6.3e-8).
     #[inline]
     pub fn asin(x: f32) -> f32 {
         libm::asinf(x)
     }
+    /// `2^x`: measured 0.501 ulp (relative 6.0e-8) over `[-20, 20]`.
     #[inline]
     pub fn exp2(x: f32) -> f32 {
         libm::exp2f(x)
     }
 }
 
+/// `micromath` (`fast-math` feature): small polynomial and bit-trick approximations, much cheaper
+/// than `libm` on cores without an FPU, with errors around 10^-3 (and 6 % for `sqrt`).
+///
+/// Errors measured against `f64` by `kernel/tests/scalar_accuracy.rs`; absolute errors for the
+/// angle functions (results near 0 have no useful relative accuracy), relative for `sqrt` and `exp2`.
 #[cfg(feature = "fast-math")]
-#[allow(missing_docs)]
 mod imp {
     use micromath::F32Ext;
+    /// Square root by halving the exponent bits (no refinement): relative error up to 6.1 %
+    /// (measured 0.0607); exact at even powers of two.
     #[inline]
     pub fn sqrt(x: f32) -> f32 {
         F32Ext::sqrt(x)
     }
+    /// Sine (a parabola-based approximation of `cos(x − π/2)`): absolute error up to 1.1e-3 for
+    /// `|x| <= 32π`, growing with `|x|` because the range reduction is done in `f32` (measured
+    /// 4.4e-3 up to ±32768).
     #[inline]
     pub fn sin(x: f32) -> f32 {
         F32Ext::sin(x)
     }
+    /// Cosine: absolute error up to 1.1e-3 for `|x| <= 32π` (measured 3.9e-3 up to ±32768).
     #[inline]
     pub fn cos(x: f32) -> f32 {
         F32Ext::cos(x)
     }
+    /// `(sin, cos)`, bit-identical to [`sin`] and [`cos`]; errors as those.
     #[inline]
     pub fn sin_cos(x: f32) -> (f32, f32) {
         (F32Ext::sin(x), F32Ext::cos(x))
     }
+    /// The angle of `(x, y)` (a rational approximation on the squares): absolute error up to
+    /// 2.9e-3 (measured 2.83e-3 for operands between 2^-10 and 2^10 in magnitude). micromath returns `+π` for a tiny negative `y` next to the negative
+    /// x axis (the quadrant offset absorbs the small angle); that is mapped to `−π`, as `libm` does.
+    /// The squares are taken in `f32`, so operands below about 1e-19 in magnitude underflow (both
+    /// zero gives NaN in micromath; [`Scalar::atan2`](super::super::Scalar::atan2) handles exact
+    /// `(0, 0)` before calling this) and above about 1e19 overflow.
     #[inline]
     pub fn atan2(y: f32, x: f32) -> f32 {
-        F32Ext::atan2(y, x)
+        let r = F32Ext::atan2(y, x);
+        if y < 0.0 && r > 0.0 {
+            -r
+        } else {
+            r
+        }
     }
+    /// Arc cosine (from micromath's `atan`): absolute error up to 2.9e-2 (measured), largest next to
+    /// ±1. The end points are exact: `acos(1) = 0` and `acos(-1) = π` (micromath's own square root
+    /// of 0 is not 0, which would give 7.6e-20 at 1).
     #[inline]
     pub fn acos(x: f32) -> f32 {
-        F32Ext::acos(x)
+        if x >= 1.0 {
+            0.0
+        } else if x <= -1.0 {
+            core::f32::consts::PI
+        } else {
+            F32Ext::acos(x)
+        }
     }
+    /// Arc sine (from micromath's `atan` and inverse square root): absolute error up to 1.8e-2
+    /// (measured). The end points are exact: `asin(±1) = ±π/2`.
     #[inline]
     pub fn asin(x: f32) -> f32 {
-        F32Ext::asin(x)
+        if x >= 1.0 {
+            core::f32::consts::FRAC_PI_2
+        } else if x <= -1.0 {
+            -core::f32::consts::FRAC_PI_2
+        } else {
+            F32Ext::asin(x)
+        }
     }
+    /// `2^x` as `powf(2, x)` = `exp(x·ln 2)` with a 4-term series: relative error up to 2.4e-3
+    /// (measured 2.33e-3 over `[-20, 20]`).
     #[inline]
     pub fn exp2(x: f32) -> f32 {
         F32Ext::powf(2.0, x)
