@@ -136,18 +136,12 @@ impl fmt::Display for SectionDefect {
         match *self {
             Self::Encoding => write!(f, "body is not valid for its kind"),
             Self::ArrayLength { len, element } => {
-                write!(
-                    f,
-                    "array of {len} bytes is not a whole number of {element}-byte elements"
-                )
+                write!(f, "array of {len} bytes is not a whole number of {element}-byte elements")
             }
             Self::InvalidUtf8 { at } => write!(f, "string text is not UTF-8 at byte {at}"),
             Self::StringBounds { string } => write!(f, "string {string} has invalid offsets"),
             Self::StringRef { string, count } => {
-                write!(
-                    f,
-                    "refers to string {string} but the table has {count} strings"
-                )
+                write!(f, "refers to string {string} but the table has {count} strings")
             }
         }
     }

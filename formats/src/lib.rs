@@ -14,9 +14,13 @@
 //!  6      1     scalar encoding: 1 = f32, 2 = Q16.16
 //!  7      1     reserved, 0
 //!  8      4     payload length in bytes (u32 LE)
-//! 12      4     CRC-32 (ISO-HDLC, as zlib/PNG) of the payload (u32 LE)
+//! 12      4     CRC-32 (ISO-HDLC, as zlib/PNG) of header bytes 0..12 then the payload (u32 LE)
 //! 16      ...   payload: postcard Index { directory: &[u8], data: &[u8] }
 //! ```
+//!
+//! The CRC covers the first 12 header bytes as well as the payload: with a payload-only CRC,
+//! changing the encoding byte from 1 to 2 would turn a valid f32 blob into a "valid" Q16.16 blob
+//! with wrong values. Covered this way, every single-byte change of a blob is refused.
 //!
 //! [`Blob::parse`] checks everything before anything reads it: magic, version, encoding, length,
 //! CRC, the index, every directory record's bounds and every section body (UTF-8 and offsets of
@@ -57,6 +61,15 @@ pub const DIRECTORY_RECORD_LEN: usize = 12;
 
 /// The CRC used for the payload checksum (CRC-32/ISO-HDLC, the one of zlib and PNG).
 pub const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+
+/// The blob checksum: CRC-32 of the first 12 header bytes (magic, version, encoding, reserved,
+/// payload length) followed by the payload.
+pub fn checksum(header_prefix: &[u8], payload: &[u8]) -> u32 {
+    let mut digest = CRC32.digest();
+    digest.update(header_prefix);
+    digest.update(payload);
+    digest.finalize()
+}
 
 /// How the scalars of a blob are encoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,11 +119,7 @@ impl ScalarEncoding {
             Self::Q16_16 => {
                 let scaled = value * 65536.0;
                 // Round half away from zero without libm: trunc(x + 0.5 * sign).
-                let rounded = if scaled >= 0.0 {
-                    scaled + 0.5
-                } else {
-                    scaled - 0.5
-                };
+                let rounded = if scaled >= 0.0 { scaled + 0.5 } else { scaled - 0.5 };
                 // `as` truncates towards zero, completing the rounding; it saturates far outside.
                 let bits = rounded as i64;
                 i32::try_from(bits).ok().map(|b| b as u32)
@@ -167,12 +176,12 @@ pub struct Header {
     pub encoding: ScalarEncoding,
     /// Payload length in bytes.
     pub payload_len: u32,
-    /// CRC-32 of the payload.
+    /// CRC-32 of header bytes 0..12 and the payload (see [`checksum`]).
     pub crc32: u32,
 }
 
 impl Header {
-    /// Encodes the header into its 16 bytes.
+    /// Encodes the header into its 16 bytes (`crc32` is written as given).
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let mut out = [0u8; HEADER_LEN];
         let v = self.version.to_le_bytes();
@@ -240,12 +249,7 @@ fn read_u16(bytes: &[u8], at: usize) -> Option<u16> {
 
 fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
     let b = bytes.get(at..at.checked_add(4)?)?;
-    Some(u32::from_le_bytes([
-        *b.first()?,
-        *b.get(1)?,
-        *b.get(2)?,
-        *b.get(3)?,
-    ]))
+    Some(u32::from_le_bytes([*b.first()?, *b.get(1)?, *b.get(2)?, *b.get(3)?]))
 }
 
 impl<'a> Blob<'a> {
@@ -253,38 +257,24 @@ impl<'a> Blob<'a> {
     pub fn parse(bytes: &'a [u8]) -> Result<Self, LoadError> {
         let header = Self::parse_header(bytes)?;
         let payload = bytes.get(HEADER_LEN..).unwrap_or(&[]);
-        let computed = CRC32.checksum(payload);
+        let computed = checksum(bytes.get(..12).unwrap_or(&[]), payload);
         if computed != header.crc32 {
-            return Err(LoadError::ChecksumMismatch {
-                stored: header.crc32,
-                computed,
-            });
+            return Err(LoadError::ChecksumMismatch { stored: header.crc32, computed });
         }
-        let (index, rest) = postcard::take_from_bytes::<Index<'a>>(payload)
-            .map_err(|_| LoadError::MalformedIndex)?;
+        let (index, rest) = postcard::take_from_bytes::<Index<'a>>(payload).map_err(|_| LoadError::MalformedIndex)?;
         if !rest.is_empty() {
             return Err(LoadError::TrailingIndexBytes { count: rest.len() });
         }
         if index.directory.len() % DIRECTORY_RECORD_LEN != 0 {
-            return Err(LoadError::DirectoryLength {
-                len: index.directory.len(),
-            });
+            return Err(LoadError::DirectoryLength { len: index.directory.len() });
         }
         let directory = WordView::new(index.directory);
-        let mut blob = Blob {
-            header,
-            directory,
-            data: index.data,
-            strings: StringTable::empty(),
-        };
+        let mut blob = Blob { header, directory, data: index.data, strings: StringTable::empty() };
         // First pass: bounds and kinds of every record, and the string table.
         let mut found_strings = false;
         for (i, rec) in blob.records().enumerate() {
             let section = i as u32;
-            let kind = SectionKind::from_u32(rec.kind).ok_or(LoadError::UnknownSection {
-                section,
-                kind: rec.kind,
-            })?;
+            let kind = SectionKind::from_u32(rec.kind).ok_or(LoadError::UnknownSection { section, kind: rec.kind })?;
             let body = blob.body(rec).ok_or(LoadError::SectionOutOfBounds {
                 section,
                 offset: rec.offset,
@@ -293,18 +283,14 @@ impl<'a> Blob<'a> {
             })?;
             if kind == SectionKind::Strings {
                 if found_strings {
-                    return Err(LoadError::DuplicateSection {
-                        section,
-                        kind: rec.kind,
-                    });
+                    return Err(LoadError::DuplicateSection { section, kind: rec.kind });
                 }
                 found_strings = true;
-                blob.strings =
-                    StringTable::parse(body).map_err(|defect| LoadError::MalformedSection {
-                        section,
-                        kind: rec.kind,
-                        defect,
-                    })?;
+                blob.strings = StringTable::parse(body).map_err(|defect| LoadError::MalformedSection {
+                    section,
+                    kind: rec.kind,
+                    defect,
+                })?;
             }
         }
         // Second pass: sections that refer to strings.
@@ -312,13 +298,8 @@ impl<'a> Blob<'a> {
             let section = i as u32;
             if rec.kind == SectionKind::Test as u32 {
                 let body = blob.body(rec).unwrap_or(&[]);
-                TestSection::parse(body, header.encoding, &blob.strings).map_err(|defect| {
-                    LoadError::MalformedSection {
-                        section,
-                        kind: rec.kind,
-                        defect,
-                    }
-                })?;
+                TestSection::parse(body, header.encoding, &blob.strings)
+                    .map_err(|defect| LoadError::MalformedSection { section, kind: rec.kind, defect })?;
             }
         }
         Ok(blob)
@@ -327,10 +308,7 @@ impl<'a> Blob<'a> {
     /// Parses and checks only the fixed header and the payload length (not the checksum).
     pub fn parse_header(bytes: &[u8]) -> Result<Header, LoadError> {
         if bytes.len() < HEADER_LEN {
-            return Err(LoadError::TooShort {
-                len: bytes.len(),
-                needed: HEADER_LEN,
-            });
+            return Err(LoadError::TooShort { len: bytes.len(), needed: HEADER_LEN });
         }
         let magic = [
             bytes.first().copied().unwrap_or(0),
@@ -343,14 +321,10 @@ impl<'a> Blob<'a> {
         }
         let version = read_u16(bytes, 4).unwrap_or(0);
         if version != FORMAT_VERSION {
-            return Err(LoadError::UnsupportedVersion {
-                found: version,
-                supported: FORMAT_VERSION,
-            });
+            return Err(LoadError::UnsupportedVersion { found: version, supported: FORMAT_VERSION });
         }
         let enc = bytes.get(6).copied().unwrap_or(0);
-        let encoding =
-            ScalarEncoding::from_byte(enc).ok_or(LoadError::UnknownEncoding { found: enc })?;
+        let encoding = ScalarEncoding::from_byte(enc).ok_or(LoadError::UnknownEncoding { found: enc })?;
         let reserved = bytes.get(7).copied().unwrap_or(0);
         if reserved != 0 {
             return Err(LoadError::ReservedByte { found: reserved });
@@ -359,17 +333,9 @@ impl<'a> Blob<'a> {
         let crc32 = read_u32(bytes, 12).unwrap_or(0);
         let actual = bytes.len() - HEADER_LEN;
         if payload_len as usize != actual {
-            return Err(LoadError::LengthMismatch {
-                declared: payload_len,
-                actual,
-            });
+            return Err(LoadError::LengthMismatch { declared: payload_len, actual });
         }
-        Ok(Header {
-            version,
-            encoding,
-            payload_len,
-            crc32,
-        })
+        Ok(Header { version, encoding, payload_len, crc32 })
     }
 
     fn body(&self, rec: SectionRecord) -> Option<&'a [u8]> {
@@ -397,11 +363,7 @@ impl<'a> Blob<'a> {
     pub fn records(&self) -> impl Iterator<Item = SectionRecord> + 'a {
         let dir = self.directory;
         (0..dir.len() / 3).filter_map(move |i| {
-            Some(SectionRecord {
-                kind: dir.get(i * 3)?,
-                offset: dir.get(i * 3 + 1)?,
-                len: dir.get(i * 3 + 2)?,
-            })
+            Some(SectionRecord { kind: dir.get(i * 3)?, offset: dir.get(i * 3 + 1)?, len: dir.get(i * 3 + 2)? })
         })
     }
 
@@ -420,9 +382,7 @@ impl<'a> Blob<'a> {
     pub fn test_sections(&self) -> impl Iterator<Item = TestSection<'a>> + 'a {
         let this = *self;
         (0..self.section_count()).filter_map(move |i| match this.section(i) {
-            Some((SectionKind::Test, body)) => {
-                TestSection::parse(body, this.encoding(), &this.strings).ok()
-            }
+            Some((SectionKind::Test, body)) => TestSection::parse(body, this.encoding(), &this.strings).ok(),
             _ => None,
         })
     }

@@ -25,27 +25,19 @@ pub(crate) struct StringTableBody<'a> {
 impl<'a> StringTable<'a> {
     /// A table with no strings.
     pub const fn empty() -> Self {
-        Self {
-            ends: WordView::new(&[]),
-            text: "",
-        }
+        Self { ends: WordView::new(&[]), text: "" }
     }
 
     pub(crate) fn parse(body: &'a [u8]) -> Result<Self, SectionDefect> {
-        let (raw, rest) = postcard::take_from_bytes::<StringTableBody<'a>>(body)
-            .map_err(|_| SectionDefect::Encoding)?;
+        let (raw, rest) =
+            postcard::take_from_bytes::<StringTableBody<'a>>(body).map_err(|_| SectionDefect::Encoding)?;
         if !rest.is_empty() {
             return Err(SectionDefect::Encoding);
         }
         if raw.ends.len() % 4 != 0 {
-            return Err(SectionDefect::ArrayLength {
-                len: raw.ends.len(),
-                element: 4,
-            });
+            return Err(SectionDefect::ArrayLength { len: raw.ends.len(), element: 4 });
         }
-        let text = core::str::from_utf8(raw.text).map_err(|e| SectionDefect::InvalidUtf8 {
-            at: e.valid_up_to(),
-        })?;
+        let text = core::str::from_utf8(raw.text).map_err(|e| SectionDefect::InvalidUtf8 { at: e.valid_up_to() })?;
         let ends = WordView::new(raw.ends);
         let mut start = 0usize;
         for (i, end) in ends.iter().enumerate() {
@@ -115,27 +107,17 @@ impl<'a> TestSection<'a> {
         encoding: ScalarEncoding,
         strings: &StringTable<'a>,
     ) -> Result<Self, SectionDefect> {
-        let (raw, rest) = postcard::take_from_bytes::<TestSectionBody<'a>>(body)
-            .map_err(|_| SectionDefect::Encoding)?;
+        let (raw, rest) =
+            postcard::take_from_bytes::<TestSectionBody<'a>>(body).map_err(|_| SectionDefect::Encoding)?;
         if !rest.is_empty() {
             return Err(SectionDefect::Encoding);
         }
         if raw.values.len() % 4 != 0 {
-            return Err(SectionDefect::ArrayLength {
-                len: raw.values.len(),
-                element: 4,
-            });
+            return Err(SectionDefect::ArrayLength { len: raw.values.len(), element: 4 });
         }
-        let name_str = strings.get(raw.name).ok_or(SectionDefect::StringRef {
-            string: raw.name,
-            count: strings.len(),
-        })?;
-        Ok(Self {
-            name: raw.name,
-            name_str,
-            values: WordView::new(raw.values),
-            encoding,
-        })
+        let name_str =
+            strings.get(raw.name).ok_or(SectionDefect::StringRef { string: raw.name, count: strings.len() })?;
+        Ok(Self { name: raw.name, name_str, values: WordView::new(raw.values), encoding })
     }
 
     /// String id of the name.

@@ -37,9 +37,7 @@ impl<'a> WordView<'a> {
 
     /// The words in order.
     pub fn iter(&self) -> WordIter<'a> {
-        WordIter {
-            chunks: self.bytes.chunks_exact(4),
-        }
+        WordIter { chunks: self.bytes.chunks_exact(4) }
     }
 
     /// The underlying bytes.

@@ -1,9 +1,7 @@
 //! The blob writer (feature `std`, used by the host).
 
 use crate::sections::StringTableBody;
-use crate::{
-    Header, Index, ScalarEncoding, SectionKind, TestSectionBody, CRC32, FORMAT_VERSION, HEADER_LEN,
-};
+use crate::{Header, Index, ScalarEncoding, SectionKind, TestSectionBody, FORMAT_VERSION, HEADER_LEN};
 use std::collections::HashMap;
 use std::string::String;
 use std::vec::Vec;
@@ -46,12 +44,7 @@ pub struct BlobWriter {
 impl BlobWriter {
     /// A writer for a blob whose scalars use `encoding`.
     pub fn new(encoding: ScalarEncoding) -> Self {
-        Self {
-            encoding,
-            strings: Vec::new(),
-            ids: HashMap::new(),
-            sections: Vec::new(),
-        }
+        Self { encoding, strings: Vec::new(), ids: HashMap::new(), sections: Vec::new() }
     }
 
     /// The blob's scalar encoding.
@@ -79,11 +72,7 @@ impl BlobWriter {
     pub fn add_test_section(&mut self, name: &str, words: &[u32]) -> Result<(), WriteError> {
         let name = self.intern(name);
         let values: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let body = postcard::to_stdvec(&TestSectionBody {
-            name,
-            values: &values,
-        })
-        .map_err(|_| WriteError::Encode)?;
+        let body = postcard::to_stdvec(&TestSectionBody { name, values: &values }).map_err(|_| WriteError::Encode)?;
         self.add_section(SectionKind::Test, body);
         Ok(())
     }
@@ -96,16 +85,11 @@ impl BlobWriter {
             let mut text = Vec::new();
             for s in &self.strings {
                 text.extend_from_slice(s.as_bytes());
-                let end = u32::try_from(text.len()).map_err(|_| WriteError::TooLarge {
-                    what: "the string table",
-                })?;
+                let end = u32::try_from(text.len()).map_err(|_| WriteError::TooLarge { what: "the string table" })?;
                 ends.extend_from_slice(&end.to_le_bytes());
             }
-            let body = postcard::to_stdvec(&StringTableBody {
-                ends: &ends,
-                text: &text,
-            })
-            .map_err(|_| WriteError::Encode)?;
+            let body =
+                postcard::to_stdvec(&StringTableBody { ends: &ends, text: &text }).map_err(|_| WriteError::Encode)?;
             all.push((SectionKind::Strings, body));
         }
         all.extend(self.sections);
@@ -113,33 +97,27 @@ impl BlobWriter {
         let mut directory = Vec::with_capacity(all.len() * 12);
         let mut data = Vec::new();
         for (kind, body) in &all {
-            let offset = u32::try_from(data.len()).map_err(|_| WriteError::TooLarge {
-                what: "the data area",
-            })?;
-            let len = u32::try_from(body.len())
-                .map_err(|_| WriteError::TooLarge { what: "a section" })?;
+            let offset = u32::try_from(data.len()).map_err(|_| WriteError::TooLarge { what: "the data area" })?;
+            let len = u32::try_from(body.len()).map_err(|_| WriteError::TooLarge { what: "a section" })?;
             directory.extend_from_slice(&(*kind as u32).to_le_bytes());
             directory.extend_from_slice(&offset.to_le_bytes());
             directory.extend_from_slice(&len.to_le_bytes());
             data.extend_from_slice(body);
         }
-        let payload = postcard::to_stdvec(&Index {
-            directory: &directory,
-            data: &data,
-        })
-        .map_err(|_| WriteError::Encode)?;
-        let payload_len = u32::try_from(payload.len()).map_err(|_| WriteError::TooLarge {
-            what: "the payload",
-        })?;
-        let header = Header {
-            version: FORMAT_VERSION,
-            encoding: self.encoding,
-            payload_len,
-            crc32: CRC32.checksum(&payload),
-        };
-        let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
-        out.extend_from_slice(&header.to_bytes());
-        out.extend_from_slice(&payload);
-        Ok(out)
+        let payload =
+            postcard::to_stdvec(&Index { directory: &directory, data: &data }).map_err(|_| WriteError::Encode)?;
+        let payload_len = u32::try_from(payload.len()).map_err(|_| WriteError::TooLarge { what: "the payload" })?;
+        Ok(seal(self.encoding, &payload, payload_len))
     }
+}
+
+/// Prepends the header (with its checksum) to a payload.
+pub(crate) fn seal(encoding: ScalarEncoding, payload: &[u8], payload_len: u32) -> Vec<u8> {
+    let mut header = Header { version: FORMAT_VERSION, encoding, payload_len, crc32: 0 };
+    let prefix = header.to_bytes();
+    header.crc32 = crate::checksum(prefix.get(..12).unwrap_or(&[]), payload);
+    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+    out.extend_from_slice(&header.to_bytes());
+    out.extend_from_slice(payload);
+    out
 }
