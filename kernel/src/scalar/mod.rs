@@ -177,28 +177,51 @@ pub trait Scalar:
     }
 
     /// Square root; 0 for negative inputs.
+    ///
+    /// Q16.16: correctly rounded (error at most `2^-17`). f32: `libm` correctly rounded; with
+    /// `fast-math`, micromath's bit trick, relative error up to 6.1 %.
     fn sqrt(self) -> Self;
     /// `√(a² + b²)` without intermediate overflow (in Q16.16 the squares are summed in 64 bits).
+    ///
+    /// Q16.16: correctly rounded, saturating to [`Scalar::MAX`]. f32: `libm::hypotf` (also with
+    /// `fast-math`), measured 0.83 ulp; `hypot3`/`hypot4` chain it (measured 1.41 ulp).
     fn hypot(self, b: Self) -> Self;
-    /// `√(a² + b² + c²)` without intermediate overflow.
+    /// `√(a² + b² + c²)` without intermediate overflow (Q16.16: correctly rounded, saturating).
     fn hypot3(self, b: Self, c: Self) -> Self;
-    /// `√(a² + b² + c² + d²)` without intermediate overflow (quaternion norms).
+    /// `√(a² + b² + c² + d²)` without intermediate overflow (quaternion norms; Q16.16: correctly
+    /// rounded, saturating).
     fn hypot4(self, b: Self, c: Self, d: Self) -> Self;
     /// Sine of an angle in radians (any magnitude: the range reduction is exact in Q16.16).
+    ///
+    /// Q16.16: within 0.5005 steps of `2^-16` (≈ `2^-17`, see [`q16::sin`]). f32: `libm`, 0.501 ulp;
+    /// with `fast-math`, absolute error up to 1.1e-3 (growing with `|x|`, 4.4e-3 at ±32768).
     fn sin(self) -> Self;
-    /// Cosine of an angle in radians.
+    /// Cosine of an angle in radians; accuracy as [`Scalar::sin`].
     fn cos(self) -> Self;
-    /// `(sin, cos)` of an angle in radians.
+    /// `(sin, cos)` of an angle in radians, identical to calling [`Scalar::sin`] and [`Scalar::cos`].
     fn sin_cos(self) -> (Self, Self) {
         (self.sin(), self.cos())
     }
     /// The angle of the point `(x, y)` = `(other, self)` in `(-π, π]`; `atan2(0, 0)` is 0.
+    ///
+    /// Q16.16: within 0.5005 steps of `2^-16` (≈ `2^-17`, see [`q16::atan2`]). f32: `libm`, 1.3 ulp;
+    /// with `fast-math`, absolute error up to 2.9e-3.
     fn atan2(self, x: Self) -> Self;
     /// Arc cosine in `[0, π]`; the argument is clamped to `[-1, 1]`.
+    ///
+    /// Q16.16: within 0.5005 steps of `2^-16`, also next to ±1 (see [`q16::acos`]). f32: `libm`,
+    /// 0.89 ulp; with `fast-math`, absolute error up to 2.9e-2.
     fn acos(self) -> Self;
     /// Arc sine in `[-π/2, π/2]`; the argument is clamped to `[-1, 1]`.
+    ///
+    /// Q16.16: within 0.5005 steps of `2^-16`, also next to ±1 (see [`q16::asin`]). f32: `libm`,
+    /// 0.70 ulp; with `fast-math`, absolute error up to 1.8e-2.
     fn asin(self) -> Self;
     /// `2^self` (saturating to [`Scalar::MAX`] in Q16.16 when the result does not fit).
+    ///
+    /// Q16.16: within `2^-17 + 2^-38 × 2^x` (measured 0.501 steps of `2^-16` at most, see
+    /// [`q16::exp2`]); 0 below `2^-17`. f32: `libm`, 0.501 ulp; with `fast-math`, relative error up
+    /// to 2.4e-3.
     fn exp2(self) -> Self;
 }
 

@@ -6,23 +6,35 @@
 //! (see the comments) or wraps on purpose (the range reduction of `sin`/`cos`, which is modular).
 //! So the results are bit-identical on every target.
 //!
-//! Internally the functions work in Q30 (`2^-30` resolution) with polynomial approximations whose own
-//! error is below `2^-34`, so nearly all of the error is the final rounding to Q16.16 (half a unit,
-//! `2^-17`). Maximum errors against `f64`, measured by `kernel/tests/scalar_accuracy.rs` over the
-//! whole domain (densely sampled; `acos`/`asin` exhaustively), in units of `2^-16` (one Q16.16 step):
+//! Internally the functions work in Q30 (`exp2` in Q44), with polynomial approximations whose own
+//! error is below `2^-34`, so nearly all of the error is the final rounding to Q16.16 (half a step,
+//! `2^-17`).
 //!
-//! | function            | max error                    | notes                                                   |
-//! |---------------------|------------------------------|---------------------------------------------------------|
-//! | [`sqrt`]            | 0.5 (correctly rounded)      | negative inputs give 0                                  |
-//! | [`hypot`]           | 0.5 (correctly rounded)      | saturates to `i32::MAX`                                 |
-//! | [`sin`], [`cos`]    | 0.5005 (≈ `2^-17`)           | any angle, exact range reduction                        |
-//! | [`sin_cos`]         | 0.5005 (≈ `2^-17`)           | bit-identical to `(sin(x), cos(x))`                     |
-//! | [`atan2`]           | 0.5003 (≈ `2^-17`)           | result in `(-π, π]`, `atan2(0, 0) = 0`                  |
-//! | [`asin`], [`acos`]  | 0.5002 (≈ `2^-17`)           | also next to ±1; the argument is clamped to `[-1, 1]`   |
-//! | [`exp2`]            | 0.5003 + `2^-31`·result      | relative error below `2^-30` when the result is ≥ 2^-2  |
+//! Maximum errors against `f64` measured by `kernel/tests/scalar_accuracy.rs`, in steps of `2^-16`
+//! (one Q16.16 unit; 0.5 steps is `2^-17`, what rounding the exact result would give). The test
+//! asserts the "bound" column over the whole domain: exhaustively where the functions are used most
+//! (every input in `[-4π, 4π]`, `[-1, 1]`, `[-2, 2]`, `[0, 16]`), the whole `i32` range by stride,
+//! dense windows around every branch point and the edge values:
 //!
-//! (The table states what the tests assert with a small margin; see each function for the exact
-//! measured value.)
+//! | function           | measured max error   | bound asserted           | notes                                            |
+//! |--------------------|----------------------|--------------------------|--------------------------------------------------|
+//! | [`sqrt`]           | 0.5                  | correctly rounded        | checked exactly; negative inputs give 0          |
+//! | [`hypot`]          | 0.5                  | correctly rounded        | checked exactly; saturates to `i32::MAX`         |
+//! | [`sin`]            | 0.50007              | 0.5005                   | any angle up to ±32768 rad, exact reduction      |
+//! | [`cos`]            | 0.50009 (1)          | 0.5005                   | any angle up to ±32768 rad, exact reduction      |
+//! | [`sin_cos`]        | 0.50009 (1)          | 0.5005                   | bit-identical to `(sin(x), cos(x))`              |
+//! | [`atan2`]          | 0.50009              | 0.5005                   | in `(-π, π]`, `atan2(0, 0) = 0`                  |
+//! | [`asin`]           | 0.49999              | 0.5005                   | also next to ±1; argument clamped to `[-1, 1]`   |
+//! | [`acos`]           | 0.50003              | 0.5005                   | also next to ±1; argument clamped to `[-1, 1]`   |
+//! | [`exp2`]           | 0.50085              | 0.5005 + `2^-38`·result  | beyond 0.5: `2^-40.2`·result; saturates at 15    |
+//!
+//! (1) with the whole range sampled at a stride of 4093; the test's default stride of 8191 sees
+//! 0.50008.
+//!
+//! In relative terms: `sqrt` is within `2^-15` of the exact root for results of at least `2^-2`
+//! (below that, half a step is more than `2^-15` of the result: the absolute bound `2^-17` holds);
+//! `exp2` is within `2^-15` relative for results of at least `2^-2` and within `2^-30` for results
+//! of at least 2^14.
 
 use core::num::NonZeroU64;
 
@@ -46,7 +58,8 @@ const TAN_PI_8_Q30: i64 = 444_758_426;
 
 /// `2^48 / 2π`: one Q16.16 step (`2^-16` rad) in turns, scaled by `2^64`. Integer part...
 const TURN_INT: u64 = 0x28be_60db_9391;
-/// ...and the fraction in 0.64 fixed point (truncated; the error is below `2^-33` turn·`2^-64` per step).
+/// ...and the fraction, in 0.64 fixed point (truncated: for any input the product is off by less
+/// than `2^31 · 2^-64` units of `2^-64` turn).
 const TURN_FRAC: u64 = 0x054a_7f09_d5f4_7d4d;
 
 /// `sin(π/2 · z) / z` as a polynomial in `w = z²`, for `z` in `[0, 1]`, Q30 coefficients, highest
@@ -166,8 +179,8 @@ fn isqrt_round(n: u64) -> u64 {
 /// Square root of a Q16.16 value; 0 for negative inputs.
 ///
 /// Correctly rounded: the integer square root of `x << 16` (a Q32.32 value, exact in `u64`) rounded
-/// to nearest, so the error is at most half a step, `2^-17` (measured: 0.5 steps over the whole
-/// domain). Results below `2^-2` therefore cannot meet a `2^-15` *relative* bound; above it they do.
+/// to nearest, so the error is at most half a step, `2^-17` (measured: 0.5 steps; the test checks
+/// the rounding exactly, in integers). Results below `2^-2` therefore cannot meet a `2^-15` *relative* bound; above it they do.
 pub fn sqrt(x: i32) -> i32 {
     match u64::try_from(x) {
         // x < 2^31, so x << 16 < 2^47 and the root is below 2^23.5: it fits an i32.
@@ -180,7 +193,8 @@ pub fn sqrt(x: i32) -> i32 {
 ///
 /// The squares are exact Q32.32 values in `u64` (`|v| <= 2^31`, so `v² <= 2^62`) summed with
 /// saturation; a saturated sum means the true result is at least `2^32 > i32::MAX` bits, which
-/// saturates anyway. The error is at most half a step, `2^-17` (measured: 0.5 steps).
+/// saturates anyway. The error is at most half a step, `2^-17` (measured: 0.5 steps; the test checks
+/// the rounding exactly, in integers).
 pub fn hypot(v: &[i32]) -> i32 {
     let sum = v.iter().fold(0u64, |acc, &b| {
         let m = u64::from(b.unsigned_abs());
@@ -242,23 +256,23 @@ fn sin_phase(q: u32, u: i64) -> i32 {
 /// Sine of a Q16.16 angle in radians, any magnitude.
 ///
 /// The range reduction is exact (see the module docs), then `sin(π/2·z)` on a quadrant by an odd
-/// degree-11 polynomial in Q30. Measured maximum error against `f64`: 0.5004 steps of `2^-16`
-/// (≈ `2^-17`: the final rounding plus ~`2^-28`), over `[-4π, 4π]` exhaustively, large angles and
-/// the whole input range by stride.
+/// degree-11 polynomial in Q30. Measured maximum error against `f64`: 0.50007 steps of `2^-16`
+/// (≈ `2^-17`: the final rounding plus ~`2^-30`), over `[-4π, 4π]` exhaustively, windows around
+/// multiples of π/2 and large angles (10000 to 32767 rad), and the whole input range by stride.
 pub fn sin(x: i32) -> i32 {
     let (q, u) = quadrant(phase(x));
     sin_phase(q, u)
 }
 
 /// Cosine of a Q16.16 angle in radians, any magnitude: `sin` a quarter turn later (exactly, in the
-/// reduced phase). Measured maximum error against `f64`: 0.5004 steps of `2^-16` (≈ `2^-17`).
+/// reduced phase). Measured maximum error against `f64`: 0.50009 steps of `2^-16` (≈ `2^-17`).
 pub fn cos(x: i32) -> i32 {
     let (q, u) = quadrant(phase(x));
     sin_phase((q + 1) & 3, u)
 }
 
 /// `(sin(x), cos(x))` of a Q16.16 angle, sharing the range reduction; bit-identical to calling
-/// [`sin`] and [`cos`]. Measured maximum error: 0.5004 steps of `2^-16` for both.
+/// [`sin`] and [`cos`]. Measured maximum error: 0.50009 steps of `2^-16` (≈ `2^-17`).
 pub fn sin_cos(x: i32) -> (i32, i32) {
     let (q, u) = quadrant(phase(x));
     (sin_phase(q, u), sin_phase((q + 1) & 3, u))
@@ -323,10 +337,14 @@ fn atan2_wide(y: i64, x: i64) -> i64 {
 }
 
 /// The angle of the point `(x, y)` (Q16.16) in `(-π, π]`; `atan2(0, 0)` is 0 and `atan2(0, x < 0)`
-/// is π.
+/// is π ([`PI_BITS`]). Just below the negative x axis the result rounds to `-PI_BITS`
+/// (−3.1415863, still above −π).
 ///
-/// Measured maximum error against `f64`: 0.5003 steps of `2^-16` (≈ `2^-17`: the final rounding plus
-/// a few `2^-30`), over random pairs of every magnitude, dense circles and all the edge values.
+/// Computed by [`atan2_wide`]: exact ratio in Q30, reduction to `[0, tan(π/8)]`, a degree-13 odd
+/// polynomial, octant fix-ups, one final rounding. Measured maximum error against `f64`: 0.50009
+/// steps of `2^-16` (≈ `2^-17`: the final rounding plus ~`2^-30`), over every pair in
+/// `[-100, 100]²` steps, dense circles of radii 5 steps to `i32::MAX`, random pairs of every
+/// magnitude and all the edge values.
 pub fn atan2(y: i32, x: i32) -> i32 {
     round_q30_to_q16(atan2_wide(i64::from(y), i64::from(x)))
 }
@@ -347,7 +365,8 @@ fn unit_and_cosine(x: i32) -> (i64, i64) {
 /// Computed as `atan2(x, √(1 − x²))` with the square root at Q31 precision (the input bits are exact,
 /// so nothing is lost next to ±1, where `asin` is steep: the result is still within rounding of the
 /// true arc sine *of the given input*). Measured maximum error against `f64`, exhaustively over
-/// every input in `[-1, 1]`: 0.5002 steps of `2^-16` (≈ `2^-17`), including next to ±1.
+/// every input in `[-1, 1]`: 0.49999 steps of `2^-16` (≈ `2^-17`); within 2^-8 of ±1, where an
+/// error in the argument would be magnified most, 0.4981 steps.
 pub fn asin(x: i32) -> i32 {
     let (s, c) = unit_and_cosine(x);
     round_q30_to_q16(atan2_wide(s, c))
@@ -356,7 +375,8 @@ pub fn asin(x: i32) -> i32 {
 /// Arc cosine of a Q16.16 value, in `[0, π]`; the argument is clamped to `[-1, 1]`.
 ///
 /// Computed as `atan2(√(1 − x²), x)` (see [`asin`]); measured maximum error against `f64`,
-/// exhaustively over every input in `[-1, 1]`: 0.5002 steps of `2^-16` (≈ `2^-17`), including next to ±1.
+/// exhaustively over every input in `[-1, 1]`: 0.50003 steps of `2^-16` (≈ `2^-17`); within 2^-8
+/// of ±1, 0.4982 steps.
 pub fn acos(x: i32) -> i32 {
     let (s, c) = unit_and_cosine(x);
     round_q30_to_q16(atan2_wide(c, s))
@@ -365,11 +385,13 @@ pub fn acos(x: i32) -> i32 {
 /// `2^x` for a Q16.16 `x`: saturates to `i32::MAX` (just below 32768) for `x >= 15` and gives 0 once
 /// the result is below half a step (`x < -17`).
 ///
-/// `x = n + f` with `n = ⌊x⌋` and `f` in `[0, 1)`; `2^f` in Q30 by a degree-7 polynomial, then a
-/// shift by `n − 14` with rounding to nearest. Measured errors against `f64` (every input in
-/// `[-2, 2]`, and the whole range by stride): absolute at most 0.5003 steps of `2^-16` plus
-/// `2^-31 × 2^x` (so below 1.5 steps even right below 32768), relative below `2^-30` for results of
-/// at least `2^-2`.
+/// `x = n + f` with `n = ⌊x⌋` and `f` in `[0, 1)`; `2^f` in Q44 by a degree-8 polynomial (Horner
+/// on the 16 fraction bits of `f`, so every step keeps 44 bits), then a shift by `28 − n` with
+/// rounding to nearest. Measured errors against `f64` (every input in `[-2, 2]` and right below 15,
+/// windows around every integer, the whole range by stride): at most 0.50085 steps of `2^-16`;
+/// beyond the half step of the final rounding, at most `2^-40.2` of the result. So the absolute error
+/// is below `2^-17 + 2^-40·2^x` (at most 0.501 steps), and the relative error below `2^-15` for
+/// results of at least `2^-2`, below `2^-30` for results of at least `2^14`.
 pub fn exp2(x: i32) -> i32 {
     let n = x >> 16; // floor, in [-32768, 32767]
     if n >= 15 {
