@@ -24,6 +24,7 @@ use crate::Scalar;
 /// assert_eq!(m.inverse().unwrap().transform_point(Vec2::new(4.0, 5.0)), Vec2::ONE);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Affine2<S> {
     /// The first column: the image of the unit X vector.
     pub x_axis: Vec2<S>,
@@ -44,6 +45,7 @@ pub struct Affine2<S> {
 /// assert_eq!(m.inverse().unwrap().transform_point(Vec3::splat(8.0)), Vec3::new(4.0, 2.0, 1.0));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Affine3<S> {
     /// The first column: the image of the unit X vector.
     pub x_axis: Vec3<S>,

@@ -13,6 +13,9 @@
 //!
 //! Angles are in radians; rotations are counter-clockwise (right-handed).
 //!
+//! With the `defmt` feature every type here implements `defmt::Format` when its scalar does: for
+//! `f32`, not for `I16F16` (the `fixed` crate has no `defmt` support; log `to_f32()` or the raw bits).
+//!
 //! # Composing TRS transforms
 //!
 //! A TRS transform maps a point `p` to `translation + R·(scale ⊙ p)`. The matrix product of two

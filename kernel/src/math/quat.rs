@@ -19,6 +19,7 @@ use crate::Scalar;
 /// assert!((v.x - 0.0).abs() < 1e-6 && (v.y - 1.0).abs() < 1e-6);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Quat<S> {
     /// The i (vector) component.
     pub x: S,
@@ -45,6 +46,7 @@ pub struct Quat<S> {
 ///   `from_euler(EulerOrder::ZYX, z, y, x)`;
 /// - aerospace yaw/pitch/roll (intrinsic Z-Y′-X″): `from_euler(EulerOrder::XYZ, roll, pitch, yaw)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum EulerOrder {
     /// About X, then Y, then Z: `q = qz·qy·qx`.
     XYZ,
@@ -476,6 +478,19 @@ mod tests {
         };
         assert_quat(Quat::slerp(a, b, s(0.3)), want(0.3 + 0.3 * 2.4), tol.trig);
         assert_quat(Quat::slerp(a, b, s(0.9)), want(0.3 + 0.9 * 2.4), tol.trig);
+    }
+
+    /// Rotating large Q16.16 vectors: the rotation matrix keeps every partial sum within √2 of the
+    /// length, so nothing saturates. Tolerance: the matrix entries' error (a few 2⁻¹⁶) times 25000.
+    #[test]
+    fn q16_large_rotation_does_not_overflow() {
+        let q = Quat::<Q16>::from_rotation_z(s(FRAC_PI_2));
+        assert_v3(q.rotate(v3(20000.0, 15000.0, -9000.0)), [-15000.0, 20000.0, -9000.0], 2.0);
+        let q = Quat::<Q16>::from_rotation_z(s(FRAC_PI_4));
+        let r = 20000.0 * core::f64::consts::SQRT_2;
+        assert_v3(q.rotate(v3(20000.0, 20000.0, 0.0)), [0.0, r, 0.0], 2.0);
+        let q = Quat::<Q16>::from_axis_angle(v3(1.0, 1.0, 1.0), s(2.0 * PI / 3.0));
+        assert_v3(q.rotate(v3(30000.0, -30000.0, 10000.0)), [10000.0, 30000.0, -30000.0], 2.0);
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::Scalar;
 /// assert_eq!(back, Vec2::new(1.0, 1.0));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Transform2<S> {
     /// The translation, applied last.
     pub translation: Vec2<S>,
@@ -32,6 +33,7 @@ pub struct Transform2<S> {
 /// assert_eq!(t.transform_point(Vec3::X), Vec3::new(3.0, 0.0, 5.0));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Transform3<S> {
     /// The translation, applied last.
     pub translation: Vec3<S>,

@@ -16,6 +16,7 @@ use crate::Scalar;
 /// assert_eq!(v.add(Vec2::ONE), Vec2::new(4.0, 5.0));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Vec2<S> {
     /// The x component.
     pub x: S,
@@ -34,6 +35,7 @@ pub struct Vec2<S> {
 /// assert_eq!(z, Vec3::Z);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Vec3<S> {
     /// The x component.
     pub x: S,
