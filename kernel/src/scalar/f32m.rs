@@ -112,11 +112,14 @@ mod imp {
         (F32Ext::sin(x), F32Ext::cos(x))
     }
     /// The angle of `(x, y)` (a rational approximation on the squares): absolute error up to
-    /// 2.9e-3 (measured 2.83e-3 for operands between 2^-10 and 2^10 in magnitude). micromath returns `+π` for a tiny negative `y` next to the negative
-    /// x axis (the quadrant offset absorbs the small angle); that is mapped to `−π`, as `libm` does.
-    /// The squares are taken in `f32`, so operands below about 1e-19 in magnitude underflow (both
-    /// zero gives NaN in micromath; [`Scalar::atan2`](super::super::Scalar::atan2) handles exact
-    /// `(0, 0)` before calling this) and above about 1e19 overflow.
+    /// 2.9e-3 (measured 2.83e-3, operands from about 2^-30 to 2^10 in magnitude).
+    ///
+    /// micromath returns `+π` for a tiny negative `y` next to the negative x axis (the small angle
+    /// is lost when added to the quadrant offset); that is mapped to `−π`, as `libm` does. The
+    /// squares are taken in `f32`: operands below about 1e-19 in magnitude lose precision and below
+    /// about 4e-23 underflow to 0 (both then give NaN in micromath;
+    /// [`Scalar::atan2`](super::super::Scalar::atan2) only handles exact `(0, 0)`), and operands
+    /// above about 1.8e19 overflow.
     #[inline]
     pub fn atan2(y: f32, x: f32) -> f32 {
         let r = F32Ext::atan2(y, x);

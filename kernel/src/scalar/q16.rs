@@ -340,8 +340,9 @@ fn atan2_wide(y: i64, x: i64) -> i64 {
 /// is π ([`PI_BITS`]). Just below the negative x axis the result rounds to `-PI_BITS`
 /// (−3.1415863, still above −π).
 ///
-/// Computed by [`atan2_wide`]: exact ratio in Q30, reduction to `[0, tan(π/8)]`, a degree-13 odd
-/// polynomial, octant fix-ups, one final rounding. Measured maximum error against `f64`: 0.50009
+/// Computed by an internal helper on `i64` operands (shared with `asin`/`acos`): exact ratio in
+/// Q30, reduction to `[0, tan(π/8)]`, a degree-13 odd polynomial, octant fix-ups, one final
+/// rounding. Measured maximum error against `f64`: 0.50009
 /// steps of `2^-16` (≈ `2^-17`: the final rounding plus ~`2^-30`), over every pair in
 /// `[-100, 100]²` steps, dense circles of radii 5 steps to `i32::MAX`, random pairs of every
 /// magnitude and all the edge values.
@@ -412,5 +413,39 @@ pub fn exp2(x: i32) -> i32 {
         i32::try_from((p + (1 << (s - 1))) >> s).unwrap_or(i32::MAX)
     } else {
         0 // p < 2^45 < 2^(s-1), so the rounded shift is 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The wide helper at scales the public functions never reach (operands beyond 2^33).
+    #[test]
+    fn atan2_wide_handles_any_i64() {
+        let pi4 = FRAC_PI_4_Q30;
+        let near = |a: i64, b: i64| (a - b).abs() <= 8;
+        assert!(near(atan2_wide(1 << 62, 1 << 62), pi4));
+        assert!(near(atan2_wide(i64::MAX, i64::MAX), pi4));
+        assert!(near(atan2_wide(i64::MIN, i64::MIN), -3 * pi4));
+        assert!(near(atan2_wide(i64::MIN, 0), -FRAC_PI_2_Q30));
+        assert!(near(atan2_wide(0, i64::MIN), PI_Q30));
+        assert!(near(atan2_wide(1, i64::MAX), 0));
+        assert!(near(atan2_wide(i64::MAX, 1), FRAC_PI_2_Q30));
+        assert_eq!(atan2_wide(0, 0), 0);
+        // tan(θ) = 3/4 at a large scale: atan(0.75) = 0.643501108793284...
+        let expected = 690_954_054; // round(0.6435011087932844 · 2^30)
+        assert!(near(atan2_wide(3 << 40, 4 << 40), expected));
+    }
+
+    #[test]
+    fn isqrt_edges() {
+        assert_eq!(isqrt_floor(0), 0);
+        assert_eq!(isqrt_floor(u64::MAX), u64::from(u32::MAX));
+        assert_eq!(isqrt_round(u64::MAX), 1 << 32);
+        assert_eq!(isqrt_round(2), 1);
+        assert_eq!(isqrt_round(3), 2);
+        assert_eq!(sqrt(i32::MAX), 11_863_283); // √32768 · 65536 = 11863283.2
+        assert_eq!(hypot(&[]), 0);
     }
 }
