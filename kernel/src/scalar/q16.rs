@@ -33,8 +33,8 @@
 //!
 //! In relative terms: `sqrt` is within `2^-15` of the exact root for results of at least `2^-2`
 //! (below that, half a step is more than `2^-15` of the result: the absolute bound `2^-17` holds);
-//! `exp2` is within `2^-15` relative for results of at least `2^-2` and within `2^-30` for results
-//! of at least 2^14.
+//! `exp2`'s relative error is at most about `2^-15` (half a step) for results of at least `2^-2`,
+//! and below `2^-30` for results of at least `2^14`.
 
 use core::num::NonZeroU64;
 
@@ -109,8 +109,8 @@ fn mul_q30(a: i64, b: i64) -> i64 {
 /// Evaluates the polynomial `coefs` (Q30, highest degree first) at `w` (Q30) by Horner's scheme.
 ///
 /// Callers pass `w` in `[0, 2^30]` and coefficient sets whose partial sums stay below `2^31` in
-/// magnitude on that interval (every partial sum of the three polynomials above is a smooth function
-/// bounded by `π/2 < 2`), which keeps every `mul_q30` within its bounds.
+/// magnitude on that interval (every partial sum of the `sin` and `atan` polynomials above is a
+/// smooth function bounded by `π/2 < 2`), which keeps every `mul_q30` within its bounds.
 #[inline]
 fn horner(coefs: &[i64], w: i64) -> i64 {
     coefs.iter().fold(0, |acc, &c| mul_q30(acc, w) + c)
