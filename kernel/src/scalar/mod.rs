@@ -115,6 +115,7 @@ pub trait Scalar:
         match self.partial_cmp(&other) {
             Some(Ordering::Greater) => other,
             Some(_) => self,
+            #[allow(clippy::eq_op)] // `x == x` is false only for NaN
             None if self == self => self,
             None => other,
         }
@@ -124,6 +125,7 @@ pub trait Scalar:
         match self.partial_cmp(&other) {
             Some(Ordering::Less) => other,
             Some(_) => self,
+            #[allow(clippy::eq_op)] // `x == x` is false only for NaN
             None if self == self => self,
             None => other,
         }
