@@ -1,7 +1,7 @@
 //! The `f32` transcendental functions behind [`Scalar`](super::Scalar) for `f32`.
 //!
 //! By default every function is `libm`'s (a port of musl's libm: correctly rounded or within 1 ulp).
-//! With the `fast-math` feature, `sin`, `cos`, `atan2`, `acos`, `asin`, `sqrt` and `exp2` come from
+//! With the `fast-math` feature, `sin`, `cos`, `atan2`, `acos`, `asin` and `exp2` come from
 //! `micromath` instead, which trades accuracy for speed on FPU-less cores; the errors measured by
 //! `kernel/tests/scalar_accuracy.rs` are documented on each function.
 
@@ -81,18 +81,19 @@ mod imp {
 }
 
 /// `micromath` (`fast-math` feature): small polynomial and bit-trick approximations, much cheaper
-/// than `libm` on cores without an FPU, with errors around 10^-3 (and 6 % for `sqrt`).
+/// than `libm` on cores without an FPU, with errors around 10^-3 (up to 3·10^-2 for `asin`/`acos`); `sqrt` stays `libm`'s.
 ///
 /// Errors measured against `f64` by `kernel/tests/scalar_accuracy.rs`; absolute errors for the
 /// angle functions (results near 0 have no useful relative accuracy), relative for `sqrt` and `exp2`.
 #[cfg(feature = "fast-math")]
 mod imp {
     use micromath::F32Ext;
-    /// Square root by halving the exponent bits (no refinement): relative error up to 6.1 %
-    /// (measured 0.0607); exact at even powers of two.
+    /// Square root: `libm`'s (correctly rounded) even with `fast-math`, because micromath's
+    /// bit-trick square root is off by up to 6.1 % (measured 0.0607), which breaks vector and
+    /// quaternion normalisation.
     #[inline]
     pub fn sqrt(x: f32) -> f32 {
-        F32Ext::sqrt(x)
+        libm::sqrtf(x)
     }
     /// Sine (a parabola-based approximation of `cos(x − π/2)`): absolute error up to 1.1e-3 for
     /// `|x| <= 32π`, growing with `|x|` because the range reduction is done in `f32` (measured
