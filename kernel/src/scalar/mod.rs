@@ -11,6 +11,13 @@
 //! - in **f32** arithmetic follows IEEE-754 (`x / 0` is an infinity), transcendental functions come
 //!   from `libm` (or `micromath` with the `fast-math` feature, see [`f32m`]).
 //!
+//! **On a concrete `Q16`, call through the trait.** `I16F16` has inherent methods and constants
+//! with the same names (`floor`, `abs`, `sqrt`, `PI`, `FRAC_PI_2`...) and inherent items win over
+//! trait items: `x.abs()` is `I16F16::abs`, which panics on overflow, and `Q16::FRAC_PI_2` is
+//! fixed's truncated constant. Write `Scalar::abs(x)` / `<Q16 as Scalar>::FRAC_PI_2`, or write the
+//! code generic over `S: Scalar`, where only the trait's items are visible. (The QEMU firmware's
+//! never-panic link check catches an inherent panicking call that slips into kernel code.)
+//!
 //! Both implementations agree on the edge cases that would otherwise differ: `sqrt` of a negative
 //! number is 0, `acos`/`asin` clamp their argument to `[-1, 1]`, `atan2(0, 0)` is 0.
 //!
