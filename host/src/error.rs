@@ -17,20 +17,12 @@ pub struct HostError {
 impl HostError {
     /// An error about `file` as a whole.
     pub fn file(file: impl AsRef<Path>, reason: impl Into<String>) -> Self {
-        Self {
-            file: file.as_ref().to_path_buf(),
-            place: String::new(),
-            reason: reason.into(),
-        }
+        Self { file: file.as_ref().to_path_buf(), place: String::new(), reason: reason.into() }
     }
 
     /// An error at `place` in `file`.
     pub fn at(file: impl AsRef<Path>, place: impl Into<String>, reason: impl Into<String>) -> Self {
-        Self {
-            file: file.as_ref().to_path_buf(),
-            place: place.into(),
-            reason: reason.into(),
-        }
+        Self { file: file.as_ref().to_path_buf(), place: place.into(), reason: reason.into() }
     }
 }
 

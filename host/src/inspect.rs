@@ -16,9 +16,7 @@ pub fn load_error_place(e: &LoadError) -> String {
         LoadError::ReservedByte { .. } => "byte 7".into(),
         LoadError::LengthMismatch { .. } => "byte 8".into(),
         LoadError::ChecksumMismatch { .. } => "byte 12".into(),
-        LoadError::MalformedIndex
-        | LoadError::TrailingIndexBytes { .. }
-        | LoadError::DirectoryLength { .. } => {
+        LoadError::MalformedIndex | LoadError::TrailingIndexBytes { .. } | LoadError::DirectoryLength { .. } => {
             format!("byte {HEADER_LEN} (index)")
         }
         LoadError::UnknownSection { section, .. }
@@ -102,11 +100,7 @@ pub fn describe_text(path: &Path, bytes: &[u8]) -> Result<String, HostError> {
     let _ = writeln!(out, "  {} sections:", sections.len());
     for s in &sections {
         let kind = s["kind"].as_str().unwrap_or("?");
-        let _ = write!(
-            out,
-            "    #{} {kind:<8} bytes {}..+{}",
-            s["index"], s["offset"], s["len"]
-        );
+        let _ = write!(out, "    #{} {kind:<8} bytes {}..+{}", s["index"], s["offset"], s["len"]);
         if kind == "strings" {
             let _ = write!(out, "  ({} strings)", s["count"]);
         }
@@ -120,18 +114,8 @@ pub fn describe_text(path: &Path, bytes: &[u8]) -> Result<String, HostError> {
     for t in v["tests"].as_array().cloned().unwrap_or_default() {
         let values = t["values"].as_array().cloned().unwrap_or_default();
         let shown: Vec<String> = values.iter().take(16).map(|x| x.to_string()).collect();
-        let more = if values.len() > 16 {
-            format!(", ... ({} more)", values.len() - 16)
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            out,
-            "  test {} ({} values): {}{more}",
-            t["name"],
-            values.len(),
-            shown.join(", ")
-        );
+        let more = if values.len() > 16 { format!(", ... ({} more)", values.len() - 16) } else { String::new() };
+        let _ = writeln!(out, "  test {} ({} values): {}{more}", t["name"], values.len(), shown.join(", "));
     }
     Ok(out)
 }

@@ -48,11 +48,7 @@ enum Encoding {
 
 fn run(cli: Cli) -> Result<(), HostError> {
     match cli.command {
-        Command::Build {
-            inputs,
-            output,
-            scalar,
-        } => {
+        Command::Build { inputs, output, scalar } => {
             let encoding = match scalar {
                 Encoding::F32 => ScalarEncoding::F32,
                 Encoding::Q16 => ScalarEncoding::Q16_16,
@@ -63,23 +59,14 @@ fn run(cli: Cli) -> Result<(), HostError> {
             }
             let bytes = write::write_blob(&project, encoding)?;
             output::write_atomically(&output, &bytes)?;
-            eprintln!(
-                "wrote {} ({} bytes, {} scalars)",
-                output.display(),
-                bytes.len(),
-                encoding.name()
-            );
+            eprintln!("wrote {} ({} bytes, {} scalars)", output.display(), bytes.len(), encoding.name());
             Ok(())
         }
         Command::Inspect { blob, json } => {
             let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
             if json {
                 let v = inspect::describe_json(&blob, &bytes)?;
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&v)
-                        .map_err(|e| HostError::file(&blob, e.to_string()))?
-                );
+                println!("{}", serde_json::to_string_pretty(&v).map_err(|e| HostError::file(&blob, e.to_string()))?);
             } else {
                 print!("{}", inspect::describe_text(&blob, &bytes)?);
             }

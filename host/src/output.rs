@@ -13,38 +13,17 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), HostError> {
         _ => Path::new("."),
     };
     if !dir.is_dir() {
-        return Err(HostError::file(
-            path,
-            format!("output directory {} does not exist", dir.display()),
-        ));
+        return Err(HostError::file(path, format!("output directory {} does not exist", dir.display())));
     }
     if path.is_dir() {
         return Err(HostError::file(path, "output path is a directory"));
     }
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".ossicle-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(|e| {
-            HostError::file(
-                path,
-                format!(
-                    "cannot create a temporary file in {}: {}",
-                    dir.display(),
-                    io_reason(&e)
-                ),
-            )
-        })?;
-    tmp.write_all(bytes)
-        .map_err(|e| HostError::file(path, format!("cannot write: {}", io_reason(&e))))?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| HostError::file(path, format!("cannot write: {}", io_reason(&e))))?;
-    tmp.persist(path).map_err(|e| {
-        HostError::file(
-            path,
-            format!("cannot replace the output: {}", io_reason(&e.error)),
-        )
+    let mut tmp = tempfile::Builder::new().prefix(".ossicle-").suffix(".tmp").tempfile_in(dir).map_err(|e| {
+        HostError::file(path, format!("cannot create a temporary file in {}: {}", dir.display(), io_reason(&e)))
     })?;
+    tmp.write_all(bytes).map_err(|e| HostError::file(path, format!("cannot write: {}", io_reason(&e))))?;
+    tmp.as_file().sync_all().map_err(|e| HostError::file(path, format!("cannot write: {}", io_reason(&e))))?;
+    tmp.persist(path)
+        .map_err(|e| HostError::file(path, format!("cannot replace the output: {}", io_reason(&e.error))))?;
     Ok(())
 }

@@ -24,10 +24,7 @@ pub fn write_blob(project: &Project, encoding: ScalarEncoding) -> Result<Vec<u8>
                 HostError::at(
                     &t.origin.file,
                     format!("{}/{i}", t.origin.place),
-                    format!(
-                        "value {v} does not fit the {} encoding ({range})",
-                        encoding.name()
-                    ),
+                    format!("value {v} does not fit the {} encoding ({range})", encoding.name()),
                 )
             })?;
             words.push(word);
@@ -35,6 +32,5 @@ pub fn write_blob(project: &Project, encoding: ScalarEncoding) -> Result<Vec<u8>
         w.add_test_section(&t.name, &words)
             .map_err(|e| HostError::at(&t.origin.file, &t.origin.place, e.to_string()))?;
     }
-    w.finish()
-        .map_err(|e| HostError::file("<output>", e.to_string()))
+    w.finish().map_err(|e| HostError::file("<output>", e.to_string()))
 }

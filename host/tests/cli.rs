@@ -96,8 +96,11 @@ fn malformed_source_leaves_existing_output_untouched() {
     let out = dir.path().join("f.osb");
     std::fs::write(&out, b"previous").unwrap();
     let bad = dir.path().join("bad.json");
-    std::fs::write(&bad, "{\n  \"format\": \"ossicle-test/1\",\n  \"tests\": [ { \"name\": \"a\", \"values\": [1, ] } ]\n}\n")
-        .unwrap();
+    std::fs::write(
+        &bad,
+        "{\n  \"format\": \"ossicle-test/1\",\n  \"tests\": [ { \"name\": \"a\", \"values\": [1, ] } ]\n}\n",
+    )
+    .unwrap();
     let o = ossicle(&["build", bad.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_fails(&o, &["bad.json:3:43:", "trailing comma"]);
     assert_eq!(std::fs::read(&out).unwrap(), b"previous");

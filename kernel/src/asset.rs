@@ -32,9 +32,7 @@ impl<'a> Asset<'a> {
     /// Checks magic, version, scalar encoding, length, CRC-32 and every offset and section of
     /// `bytes`, and returns the asset; nothing reads the blob before these checks pass.
     pub fn load(bytes: &'a [u8]) -> Result<Self, LoadError> {
-        Ok(Self {
-            blob: Blob::parse(bytes)?,
-        })
+        Ok(Self { blob: Blob::parse(bytes)? })
     }
 
     /// The scalar encoding of the blob's values.
@@ -90,12 +88,7 @@ pub struct EncodingMismatch {
 
 impl fmt::Display for EncodingMismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "blob stores {} scalars, {} were requested",
-            self.blob.name(),
-            self.requested.name()
-        )
+        write!(f, "blob stores {} scalars, {} were requested", self.blob.name(), self.requested.name())
     }
 }
 
@@ -121,10 +114,7 @@ impl<'a> TestSection<'a> {
         if self.inner.encoding() == S::ENCODING {
             Ok(ScalarView::new(self.inner.words()))
         } else {
-            Err(EncodingMismatch {
-                blob: self.inner.encoding(),
-                requested: S::ENCODING,
-            })
+            Err(EncodingMismatch { blob: self.inner.encoding(), requested: S::ENCODING })
         }
     }
 }
@@ -138,10 +128,7 @@ pub struct ScalarView<'a, S> {
 
 impl<'a, S: Scalar> ScalarView<'a, S> {
     fn new(words: WordView<'a>) -> Self {
-        Self {
-            words,
-            _scalar: PhantomData,
-        }
+        Self { words, _scalar: PhantomData }
     }
 
     /// The number of values.
@@ -175,23 +162,16 @@ mod tests {
     #[test]
     fn values_are_read_in_the_blob_encoding_only() {
         let mut w = BlobWriter::new(ScalarEncoding::F32);
-        w.add_test_section("v", &[1.5f32.to_bits(), (-2.0f32).to_bits()])
-            .unwrap();
+        w.add_test_section("v", &[1.5f32.to_bits(), (-2.0f32).to_bits()]).unwrap();
         let bytes = w.finish().unwrap();
         let asset = Asset::load(&bytes).unwrap();
         let t = asset.test_section(0).unwrap();
         assert_eq!(t.name(), "v");
         let v = t.values::<f32>().unwrap();
-        assert_eq!(
-            (v.len(), v.get(0), v.get(1), v.get(2)),
-            (2, Some(1.5), Some(-2.0), None)
-        );
+        assert_eq!((v.len(), v.get(0), v.get(1), v.get(2)), (2, Some(1.5), Some(-2.0), None));
         assert_eq!(
             t.values::<Q16>().unwrap_err(),
-            EncodingMismatch {
-                blob: ScalarEncoding::F32,
-                requested: ScalarEncoding::Q16_16
-            }
+            EncodingMismatch { blob: ScalarEncoding::F32, requested: ScalarEncoding::Q16_16 }
         );
         assert_eq!(asset.find_string("v"), Some(0));
         assert!(asset.test_section_named("w").is_none());

@@ -51,10 +51,7 @@ impl<const N: usize, E> Default for EventQueue<N, E> {
 impl<const N: usize, E> EventQueue<N, E> {
     /// An empty queue.
     pub const fn new() -> Self {
-        Self {
-            events: Deque::new(),
-            dropped: 0,
-        }
+        Self { events: Deque::new(), dropped: 0 }
     }
 
     /// Appends `event`; when the queue is full the event is dropped, counted, and `false` returned.

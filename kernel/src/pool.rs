@@ -35,12 +35,7 @@ pub struct Handle<T> {
 
 impl<T> Handle<T> {
     const fn new(index: u16, tag: u16, generation: u32) -> Self {
-        Self {
-            index,
-            tag,
-            generation,
-            _marker: PhantomData,
-        }
+        Self { index, tag, generation, _marker: PhantomData }
     }
 
     /// The slot index.
@@ -95,13 +90,7 @@ impl<T> fmt::Debug for Handle<T> {
 #[cfg(feature = "defmt")]
 impl<T> defmt::Format for Handle<T> {
     fn format(&self, f: defmt::Formatter) {
-        defmt::write!(
-            f,
-            "Handle({=u16}v{=u32}@{=u16})",
-            self.index,
-            self.generation,
-            self.tag
-        )
+        defmt::write!(f, "Handle({=u16}v{=u32}@{=u16})", self.index, self.generation, self.tag)
     }
 }
 
@@ -145,16 +134,10 @@ impl fmt::Display for PoolError {
                 write!(f, "handle to slot {index} generation {generation} is stale (its value was removed)")
             }
             Self::Foreign { expected, found } => {
-                write!(
-                    f,
-                    "handle from pool tagged {found} used with pool tagged {expected}"
-                )
+                write!(f, "handle from pool tagged {found} used with pool tagged {expected}")
             }
             Self::OutOfRange { index, capacity } => {
-                write!(
-                    f,
-                    "handle index {index} is beyond the pool's {capacity} slots"
-                )
+                write!(f, "handle index {index} is beyond the pool's {capacity} slots")
             }
         }
     }
@@ -203,18 +186,7 @@ impl<T, const N: usize> Pool<T, N> {
     pub const fn with_tag(tag: u16) -> Self {
         #[allow(clippy::let_unit_value)]
         let () = Self::CAPACITY_FITS;
-        Self {
-            slots: [const {
-                Slot::Free {
-                    generation: 0,
-                    next: None,
-                }
-            }; N],
-            unused: 0,
-            free: None,
-            len: 0,
-            tag,
-        }
+        Self { slots: [const { Slot::Free { generation: 0, next: None } }; N], unused: 0, free: None, len: 0, tag }
     }
 
     /// The pool's tag.
@@ -262,22 +234,13 @@ impl<T, const N: usize> Pool<T, N> {
 
     fn check(&self, handle: Handle<T>) -> Result<usize, PoolError> {
         if handle.tag != self.tag {
-            return Err(PoolError::Foreign {
-                expected: self.tag,
-                found: handle.tag,
-            });
+            return Err(PoolError::Foreign { expected: self.tag, found: handle.tag });
         }
         let i = usize::from(handle.index);
         match self.slots.get(i) {
-            None => Err(PoolError::OutOfRange {
-                index: handle.index,
-                capacity: N,
-            }),
+            None => Err(PoolError::OutOfRange { index: handle.index, capacity: N }),
             Some(Slot::Occupied { generation, .. }) if *generation == handle.generation => Ok(i),
-            Some(_) => Err(PoolError::Stale {
-                index: handle.index,
-                generation: handle.generation,
-            }),
+            Some(_) => Err(PoolError::Stale { index: handle.index, generation: handle.generation }),
         }
     }
 
@@ -291,10 +254,7 @@ impl<T, const N: usize> Pool<T, N> {
         let i = self.check(handle)?;
         match self.slots.get(i) {
             Some(Slot::Occupied { value, .. }) => Ok(value),
-            _ => Err(PoolError::Stale {
-                index: handle.index,
-                generation: handle.generation,
-            }),
+            _ => Err(PoolError::Stale { index: handle.index, generation: handle.generation }),
         }
     }
 
@@ -303,20 +263,14 @@ impl<T, const N: usize> Pool<T, N> {
         let i = self.check(handle)?;
         match self.slots.get_mut(i) {
             Some(Slot::Occupied { value, .. }) => Ok(value),
-            _ => Err(PoolError::Stale {
-                index: handle.index,
-                generation: handle.generation,
-            }),
+            _ => Err(PoolError::Stale { index: handle.index, generation: handle.generation }),
         }
     }
 
     /// Removes and returns the value `handle` refers to; the handle (and every copy) becomes stale.
     pub fn remove(&mut self, handle: Handle<T>) -> Result<T, PoolError> {
         let i = self.check(handle)?;
-        self.vacate(i).ok_or(PoolError::Stale {
-            index: handle.index,
-            generation: handle.generation,
-        })
+        self.vacate(i).ok_or(PoolError::Stale { index: handle.index, generation: handle.generation })
     }
 
     /// Empties slot `i` if occupied, bumping its generation, and returns its value.
@@ -328,10 +282,7 @@ impl<T, const N: usize> Pool<T, N> {
             _ => return None,
         };
         let replacement = match generation.checked_add(1) {
-            Some(g) => Slot::Free {
-                generation: g,
-                next: free,
-            },
+            Some(g) => Slot::Free { generation: g, next: free },
             None => Slot::Retired,
         };
         let old = core::mem::replace(slot, replacement);
@@ -357,9 +308,7 @@ impl<T, const N: usize> Pool<T, N> {
         for i in 0..N {
             let tag = self.tag;
             let drop = match self.slots.get_mut(i) {
-                Some(Slot::Occupied { generation, value }) => {
-                    !keep(Handle::new(i as u16, tag, *generation), value)
-                }
+                Some(Slot::Occupied { generation, value }) => !keep(Handle::new(i as u16, tag, *generation), value),
                 _ => false,
             };
             if drop {
@@ -371,29 +320,19 @@ impl<T, const N: usize> Pool<T, N> {
     /// The values with their handles, in slot order.
     pub fn iter(&self) -> impl Iterator<Item = (Handle<T>, &T)> + '_ {
         let tag = self.tag;
-        self.slots
-            .iter()
-            .enumerate()
-            .filter_map(move |(i, s)| match s {
-                Slot::Occupied { generation, value } => {
-                    Some((Handle::new(i as u16, tag, *generation), value))
-                }
-                _ => None,
-            })
+        self.slots.iter().enumerate().filter_map(move |(i, s)| match s {
+            Slot::Occupied { generation, value } => Some((Handle::new(i as u16, tag, *generation), value)),
+            _ => None,
+        })
     }
 
     /// The values with their handles, mutably, in slot order.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (Handle<T>, &mut T)> + '_ {
         let tag = self.tag;
-        self.slots
-            .iter_mut()
-            .enumerate()
-            .filter_map(move |(i, s)| match s {
-                Slot::Occupied { generation, value } => {
-                    Some((Handle::new(i as u16, tag, *generation), value))
-                }
-                _ => None,
-            })
+        self.slots.iter_mut().enumerate().filter_map(move |(i, s)| match s {
+            Slot::Occupied { generation, value } => Some((Handle::new(i as u16, tag, *generation), value)),
+            _ => None,
+        })
     }
 }
 
@@ -410,11 +349,7 @@ mod tests {
     #[test]
     fn fills_and_refuses_when_full() {
         let mut p: Pool<u32, 3> = Pool::new();
-        let hs = [
-            p.insert(10).unwrap(),
-            p.insert(11).unwrap(),
-            p.insert(12).unwrap(),
-        ];
+        let hs = [p.insert(10).unwrap(), p.insert(11).unwrap(), p.insert(12).unwrap()];
         assert_eq!(p.insert(13), Err(PoolError::Full { capacity: 3 }));
         assert_eq!(p.len(), 3);
         for (k, h) in hs.iter().enumerate() {
@@ -427,30 +362,12 @@ mod tests {
         let mut p: Pool<u32, 2> = Pool::new();
         let a = p.insert(1).unwrap();
         assert_eq!(p.remove(a), Ok(1));
-        assert_eq!(
-            p.remove(a),
-            Err(PoolError::Stale {
-                index: 0,
-                generation: 0
-            })
-        );
+        assert_eq!(p.remove(a), Err(PoolError::Stale { index: 0, generation: 0 }));
         let b = p.insert(2).unwrap();
         assert_eq!(b.index(), a.index());
         assert_eq!(b.generation(), 1);
-        assert_eq!(
-            p.get(a),
-            Err(PoolError::Stale {
-                index: 0,
-                generation: 0
-            })
-        );
-        assert_eq!(
-            p.get_mut(a),
-            Err(PoolError::Stale {
-                index: 0,
-                generation: 0
-            })
-        );
+        assert_eq!(p.get(a), Err(PoolError::Stale { index: 0, generation: 0 }));
+        assert_eq!(p.get_mut(a), Err(PoolError::Stale { index: 0, generation: 0 }));
         assert!(!p.contains(a));
         assert_eq!(*p.get(b).unwrap(), 2);
     }
@@ -464,28 +381,10 @@ mod tests {
             q.insert(0).unwrap();
         }
         let far = q.insert(7).unwrap();
-        assert_eq!(
-            q.get(a),
-            Err(PoolError::Foreign {
-                expected: 2,
-                found: 1
-            })
-        );
-        assert_eq!(
-            p.get(far),
-            Err(PoolError::Foreign {
-                expected: 1,
-                found: 2
-            })
-        );
+        assert_eq!(q.get(a), Err(PoolError::Foreign { expected: 2, found: 1 }));
+        assert_eq!(p.get(far), Err(PoolError::Foreign { expected: 1, found: 2 }));
         let crafted = Handle::<u32>::from_bits(far.to_bits() & !0xFFFF_0000 | (1 << 16));
-        assert_eq!(
-            p.get(crafted),
-            Err(PoolError::OutOfRange {
-                index: 5,
-                capacity: 2
-            })
-        );
+        assert_eq!(p.get(crafted), Err(PoolError::OutOfRange { index: 5, capacity: 2 }));
     }
 
     #[test]
@@ -520,33 +419,18 @@ mod tests {
     #[test]
     fn exhausted_generation_retires_the_slot() {
         let mut p: Pool<u8, 1> = Pool::new();
-        p.slots[0] = Slot::Free {
-            generation: u32::MAX,
-            next: None,
-        };
+        p.slots[0] = Slot::Free { generation: u32::MAX, next: None };
         let h = p.insert(5).unwrap();
         assert_eq!(h.generation(), u32::MAX);
         assert_eq!(p.remove(h), Ok(5));
         assert_eq!(p.insert(6), Err(PoolError::Full { capacity: 1 }));
-        assert_eq!(
-            p.get(h),
-            Err(PoolError::Stale {
-                index: 0,
-                generation: u32::MAX
-            })
-        );
+        assert_eq!(p.get(h), Err(PoolError::Stale { index: 0, generation: u32::MAX }));
     }
 
     #[test]
     fn zero_capacity_pool_is_always_full() {
         let mut p: Pool<u8, 0> = Pool::new();
         assert_eq!(p.insert(1), Err(PoolError::Full { capacity: 0 }));
-        assert_eq!(
-            p.get(Handle::from_bits(0)),
-            Err(PoolError::OutOfRange {
-                index: 0,
-                capacity: 0
-            })
-        );
+        assert_eq!(p.get(Handle::from_bits(0)), Err(PoolError::OutOfRange { index: 0, capacity: 0 }));
     }
 }

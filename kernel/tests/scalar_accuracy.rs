@@ -60,10 +60,7 @@ struct Worst {
 
 impl Worst {
     fn new() -> Self {
-        Worst {
-            err: 0.0,
-            at: (0, 0),
-        }
+        Worst { err: 0.0, at: (0, 0) }
     }
     fn see(&mut self, err: f64, at: (i64, i64)) {
         assert!(!err.is_nan(), "NaN error at {at:?}");
@@ -81,15 +78,7 @@ fn steps(got: Q16, reference: f64) -> f64 {
 
 /// Every input of the whole `i32` range with a prime stride, plus the edges.
 fn whole_range(stride: usize) -> impl Iterator<Item = i32> {
-    (i32::MIN..=i32::MAX).step_by(stride).chain([
-        i32::MIN,
-        i32::MIN + 1,
-        -1,
-        0,
-        1,
-        i32::MAX - 1,
-        i32::MAX,
-    ])
+    (i32::MIN..=i32::MAX).step_by(stride).chain([i32::MIN, i32::MIN + 1, -1, 0, 1, i32::MAX - 1, i32::MAX])
 }
 
 /// Windows of `±half` steps around `center` (saturating at the `i32` edges).
@@ -162,22 +151,10 @@ fn q16_sin_cos() {
         }
     }
     // Exact values.
-    assert_eq!(
-        <Q16 as Scalar>::sin(<Q16 as Scalar>::ZERO),
-        <Q16 as Scalar>::ZERO
-    );
-    assert_eq!(
-        <Q16 as Scalar>::cos(<Q16 as Scalar>::ZERO),
-        <Q16 as Scalar>::ONE
-    );
-    assert_eq!(
-        <Q16 as Scalar>::sin(<Q16 as Scalar>::FRAC_PI_2),
-        <Q16 as Scalar>::ONE
-    );
-    assert_eq!(
-        <Q16 as Scalar>::cos(<Q16 as Scalar>::PI),
-        <Q16 as Scalar>::NEG_ONE
-    );
+    assert_eq!(<Q16 as Scalar>::sin(<Q16 as Scalar>::ZERO), <Q16 as Scalar>::ZERO);
+    assert_eq!(<Q16 as Scalar>::cos(<Q16 as Scalar>::ZERO), <Q16 as Scalar>::ONE);
+    assert_eq!(<Q16 as Scalar>::sin(<Q16 as Scalar>::FRAC_PI_2), <Q16 as Scalar>::ONE);
+    assert_eq!(<Q16 as Scalar>::cos(<Q16 as Scalar>::PI), <Q16 as Scalar>::NEG_ONE);
     report("q16 sin", ws);
     report("q16 cos", wc);
     assert!(ws.err <= Q16_SIN_COS_BOUND, "sin: {ws:?}");
@@ -186,11 +163,7 @@ fn q16_sin_cos() {
 
 fn check_atan2(y: i32, x: i32, w: &mut Worst) {
     let got = <Q16 as Scalar>::atan2(q(y), q(x));
-    let reference = if x == 0 && y == 0 {
-        0.0
-    } else {
-        f64::from(y).atan2(f64::from(x))
-    };
+    let reference = if x == 0 && y == 0 { 0.0 } else { f64::from(y).atan2(f64::from(x)) };
     w.see(steps(got, reference), (i64::from(y), i64::from(x)));
     // The range is (-π, π] (-PI_BITS is -3.1415863 > -π: the rounded result next to the negative
     // x axis), and the positive x axis gives π.
@@ -204,22 +177,8 @@ fn check_atan2(y: i32, x: i32, w: &mut Worst) {
 #[test]
 fn q16_atan2() {
     let mut w = Worst::new();
-    let edges = [
-        0,
-        1,
-        -1,
-        2,
-        -2,
-        3,
-        65536,
-        -65536,
-        123_456_789,
-        -987_654_321,
-        i32::MAX,
-        i32::MAX - 1,
-        i32::MIN,
-        i32::MIN + 1,
-    ];
+    let edges =
+        [0, 1, -1, 2, -2, 3, 65536, -65536, 123_456_789, -987_654_321, i32::MAX, i32::MAX - 1, i32::MIN, i32::MIN + 1];
     for &y in &edges {
         for &x in &edges {
             check_atan2(y, x, &mut w);
@@ -236,11 +195,7 @@ fn q16_atan2() {
         for i in 0..20_000 {
             let t = f64::from(i) / 20_000.0 * std::f64::consts::TAU;
             let (s, c) = t.sin_cos();
-            check_atan2(
-                (radius * s).round() as i32,
-                (radius * c).round() as i32,
-                &mut w,
-            );
+            check_atan2((radius * s).round() as i32, (radius * c).round() as i32, &mut w);
         }
     }
     // Random pairs of every magnitude.
@@ -249,18 +204,9 @@ fn q16_atan2() {
         let (y, x) = (rng.spread_i32(), rng.spread_i32());
         check_atan2(y, x, &mut w);
     }
-    assert_eq!(
-        <Q16 as Scalar>::atan2(<Q16 as Scalar>::ZERO, <Q16 as Scalar>::ZERO),
-        <Q16 as Scalar>::ZERO
-    );
-    assert_eq!(
-        <Q16 as Scalar>::atan2(<Q16 as Scalar>::ZERO, <Q16 as Scalar>::NEG_ONE),
-        <Q16 as Scalar>::PI
-    );
-    assert_eq!(
-        <Q16 as Scalar>::atan2(<Q16 as Scalar>::ONE, <Q16 as Scalar>::ZERO),
-        <Q16 as Scalar>::FRAC_PI_2
-    );
+    assert_eq!(<Q16 as Scalar>::atan2(<Q16 as Scalar>::ZERO, <Q16 as Scalar>::ZERO), <Q16 as Scalar>::ZERO);
+    assert_eq!(<Q16 as Scalar>::atan2(<Q16 as Scalar>::ZERO, <Q16 as Scalar>::NEG_ONE), <Q16 as Scalar>::PI);
+    assert_eq!(<Q16 as Scalar>::atan2(<Q16 as Scalar>::ONE, <Q16 as Scalar>::ZERO), <Q16 as Scalar>::FRAC_PI_2);
     report("q16 atan2", w);
     assert!(w.err <= Q16_ATAN2_BOUND, "atan2: {w:?}");
 }
@@ -286,22 +232,10 @@ fn q16_asin_acos() {
     report("q16 asin near ±1", ws_edge);
     report("q16 acos near ±1", wc_edge);
     // Outside, the argument is clamped.
-    let (s1, c1) = (
-        <Q16 as Scalar>::asin(<Q16 as Scalar>::ONE),
-        <Q16 as Scalar>::acos(<Q16 as Scalar>::ONE),
-    );
-    let (sm1, cm1) = (
-        <Q16 as Scalar>::asin(<Q16 as Scalar>::NEG_ONE),
-        <Q16 as Scalar>::acos(<Q16 as Scalar>::NEG_ONE),
-    );
-    assert_eq!(
-        (s1, c1),
-        (<Q16 as Scalar>::FRAC_PI_2, <Q16 as Scalar>::ZERO)
-    );
-    assert_eq!(
-        (sm1, cm1),
-        (Scalar::neg(<Q16 as Scalar>::FRAC_PI_2), <Q16 as Scalar>::PI)
-    );
+    let (s1, c1) = (<Q16 as Scalar>::asin(<Q16 as Scalar>::ONE), <Q16 as Scalar>::acos(<Q16 as Scalar>::ONE));
+    let (sm1, cm1) = (<Q16 as Scalar>::asin(<Q16 as Scalar>::NEG_ONE), <Q16 as Scalar>::acos(<Q16 as Scalar>::NEG_ONE));
+    assert_eq!((s1, c1), (<Q16 as Scalar>::FRAC_PI_2, <Q16 as Scalar>::ZERO));
+    assert_eq!((sm1, cm1), (Scalar::neg(<Q16 as Scalar>::FRAC_PI_2), <Q16 as Scalar>::PI));
     for x in whole_range(65_521) {
         if x > 65536 {
             assert_eq!(<Q16 as Scalar>::asin(q(x)), s1);
@@ -331,10 +265,7 @@ fn check_exp2(x: i32, w: &mut Worst, wrel: &mut Worst) {
     if ref_steps > 0.0 {
         wrel.see((err - 0.5).max(0.0) / ref_steps, (i64::from(x), 0));
     }
-    assert!(
-        err <= Q16_EXP2_BOUND + Q16_EXP2_REL_BOUND * ref_steps,
-        "exp2({x}): {err} steps"
-    );
+    assert!(err <= Q16_EXP2_BOUND + Q16_EXP2_REL_BOUND * ref_steps, "exp2({x}): {err} steps");
 }
 
 #[test]
@@ -360,27 +291,12 @@ fn q16_exp2() {
     for x in whole_range(65_521) {
         check_exp2(x, &mut w, &mut wrel);
     }
-    assert_eq!(
-        <Q16 as Scalar>::exp2(<Q16 as Scalar>::ZERO),
-        <Q16 as Scalar>::ONE
-    );
-    assert_eq!(
-        <Q16 as Scalar>::exp2(<Q16 as Scalar>::ONE),
-        <Q16 as Scalar>::TWO
-    );
-    assert_eq!(
-        <Q16 as Scalar>::exp2(<Q16 as Scalar>::NEG_ONE),
-        <Q16 as Scalar>::HALF
-    );
+    assert_eq!(<Q16 as Scalar>::exp2(<Q16 as Scalar>::ZERO), <Q16 as Scalar>::ONE);
+    assert_eq!(<Q16 as Scalar>::exp2(<Q16 as Scalar>::ONE), <Q16 as Scalar>::TWO);
+    assert_eq!(<Q16 as Scalar>::exp2(<Q16 as Scalar>::NEG_ONE), <Q16 as Scalar>::HALF);
     assert_eq!(<Q16 as Scalar>::exp2(q(15 << 16)), <Q16 as Scalar>::MAX);
-    assert_eq!(
-        <Q16 as Scalar>::exp2(<Q16 as Scalar>::MAX),
-        <Q16 as Scalar>::MAX
-    );
-    assert_eq!(
-        <Q16 as Scalar>::exp2(<Q16 as Scalar>::MIN),
-        <Q16 as Scalar>::ZERO
-    );
+    assert_eq!(<Q16 as Scalar>::exp2(<Q16 as Scalar>::MAX), <Q16 as Scalar>::MAX);
+    assert_eq!(<Q16 as Scalar>::exp2(<Q16 as Scalar>::MIN), <Q16 as Scalar>::ZERO);
     assert_eq!(<Q16 as Scalar>::exp2(q(-18 << 16)), <Q16 as Scalar>::ZERO);
     report("q16 exp2", w);
     println!(
@@ -407,20 +323,13 @@ fn check_sqrt(x: i32, w: &mut Worst, wrel: &mut Worst) {
         return;
     }
     let bits = Scalar::to_q16_bits(got);
-    assert!(
-        is_rounded_sqrt(u128::from(x as u32) << 16, bits),
-        "sqrt({x}) = {bits} is not correctly rounded"
-    );
+    assert!(is_rounded_sqrt(u128::from(x as u32) << 16, bits), "sqrt({x}) = {bits} is not correctly rounded");
     let r = val(x).sqrt();
     let err = steps(got, r);
     w.see(err, (i64::from(x), 0));
     // The stated bound: 2^-15 relative, or half a step absolute (results below 2^-2 cannot be within
     // 2^-15 relative once rounded to a multiple of 2^-16).
-    let rel = if r > 0.0 {
-        err / (r * STEPS_PER_UNIT)
-    } else {
-        0.0
-    };
+    let rel = if r > 0.0 { err / (r * STEPS_PER_UNIT) } else { 0.0 };
     assert!(rel <= 1.0 / 32768.0 || err <= 0.5, "sqrt({x}): {err}");
     if r >= 0.25 {
         wrel.see(rel, (i64::from(x), 0));
@@ -446,11 +355,7 @@ fn q16_sqrt() {
         }
     }
     report("q16 sqrt", w);
-    println!(
-        "q16 sqrt relative (r >= 1/4): max {:e} = 2^{:.2}",
-        wrel.err,
-        wrel.err.log2()
-    );
+    println!("q16 sqrt relative (r >= 1/4): max {:e} = 2^{:.2}", wrel.err, wrel.err.log2());
     assert!(w.err <= 0.5 + 1e-9, "sqrt: {w:?}");
     assert!(wrel.err <= 1.0 / 32768.0, "sqrt relative: {wrel:?}");
 }
@@ -467,33 +372,19 @@ fn q16_hypot() {
             3 => <Q16 as Scalar>::hypot3(a, b, q(v[2])),
             _ => <Q16 as Scalar>::hypot4(a, b, q(v[2]), q(v[3])),
         };
-        let sum: u128 = v
-            .iter()
-            .map(|&c| u128::from(c.unsigned_abs()) * u128::from(c.unsigned_abs()))
-            .sum();
+        let sum: u128 = v.iter().map(|&c| u128::from(c.unsigned_abs()) * u128::from(c.unsigned_abs())).sum();
         let bits = Scalar::to_q16_bits(got);
         let exact_root = (sum as f64).sqrt();
         if exact_root >= f64::from(i32::MAX) + 0.5 {
             assert_eq!(got, <Q16 as Scalar>::MAX, "hypot{v:?} should saturate");
         } else {
             // The squares are Q32.32: the root of their sum is directly in Q16.16 bits.
-            assert!(
-                is_rounded_sqrt(sum, bits),
-                "hypot{v:?} = {bits} not correctly rounded"
-            );
-            w.see(
-                (f64::from(bits) - exact_root).abs(),
-                (i64::from(v[0]), i64::from(v[1])),
-            );
+            assert!(is_rounded_sqrt(sum, bits), "hypot{v:?} = {bits} not correctly rounded");
+            w.see((f64::from(bits) - exact_root).abs(), (i64::from(v[0]), i64::from(v[1])));
         }
     };
     for _ in 0..100_000 {
-        let v = [
-            rng.spread_i32(),
-            rng.spread_i32(),
-            rng.spread_i32(),
-            rng.spread_i32(),
-        ];
+        let v = [rng.spread_i32(), rng.spread_i32(), rng.spread_i32(), rng.spread_i32()];
         check(&v[..2]);
         check(&v[..3]);
         check(&v);
@@ -507,12 +398,7 @@ fn q16_hypot() {
     }
     assert_eq!(<Q16 as Scalar>::hypot(q(3 << 16), q(-4 << 16)), q(5 << 16));
     assert_eq!(
-        <Q16 as Scalar>::hypot4(
-            <Q16 as Scalar>::MIN,
-            <Q16 as Scalar>::MIN,
-            <Q16 as Scalar>::MIN,
-            <Q16 as Scalar>::MIN
-        ),
+        <Q16 as Scalar>::hypot4(<Q16 as Scalar>::MIN, <Q16 as Scalar>::MIN, <Q16 as Scalar>::MIN, <Q16 as Scalar>::MIN),
         <Q16 as Scalar>::MAX
     );
     report("q16 hypot", w);
@@ -610,16 +496,8 @@ fn measure_f32() -> F32Errors {
     for x in f32_inputs(-16.0 * tau, 16.0 * tau, 200_000, 10) {
         let r = f64::from(x);
         let (s, c) = <f32 as Scalar>::sin_cos(x);
-        assert_eq!(
-            s.to_bits(),
-            <f32 as Scalar>::sin(x).to_bits(),
-            "sin_cos({x})"
-        );
-        assert_eq!(
-            c.to_bits(),
-            <f32 as Scalar>::cos(x).to_bits(),
-            "sin_cos({x})"
-        );
+        assert_eq!(s.to_bits(), <f32 as Scalar>::sin(x).to_bits(), "sin_cos({x})");
+        assert_eq!(c.to_bits(), <f32 as Scalar>::cos(x).to_bits(), "sin_cos({x})");
         e.sin.see(s, r.sin(), x, 0.0);
         e.cos.see(c, r.cos(), x, 0.0);
     }
@@ -636,17 +514,10 @@ fn measure_f32() -> F32Errors {
             let radius = 2f64.powi((i / 10_000) * 2 - 10);
             ((radius * t.sin()) as f32, (radius * t.cos()) as f32)
         } else {
-            let m = |r: &mut Rng| {
-                (r.next_i32() as f32 / 2e9) * 2f32.powi((r.next_u64() % 20) as i32 - 10)
-            };
+            let m = |r: &mut Rng| (r.next_i32() as f32 / 2e9) * 2f32.powi((r.next_u64() % 20) as i32 - 10);
             (m(&mut rng), m(&mut rng))
         };
-        e.atan2.see(
-            <f32 as Scalar>::atan2(y, x),
-            f64::from(y).atan2(f64::from(x)),
-            y,
-            x,
-        );
+        e.atan2.see(<f32 as Scalar>::atan2(y, x), f64::from(y).atan2(f64::from(x)), y, x);
     }
     for x in f32_inputs(-1.0, 1.0, 200_000, 13).chain([-1.0, 1.0, 0.0]) {
         let r = f64::from(x);
@@ -654,20 +525,17 @@ fn measure_f32() -> F32Errors {
         e.acos.see(<f32 as Scalar>::acos(x), r.acos(), x, 0.0);
     }
     for x in f32_inputs(0.0, 4.0, 100_000, 14).chain(f32_inputs(0.0, 32768.0, 100_000, 15)) {
-        e.sqrt
-            .see(<f32 as Scalar>::sqrt(x), f64::from(x).sqrt(), x, 0.0);
+        e.sqrt.see(<f32 as Scalar>::sqrt(x), f64::from(x).sqrt(), x, 0.0);
     }
     for x in f32_inputs(-20.0, 20.0, 200_000, 16) {
-        e.exp2
-            .see(<f32 as Scalar>::exp2(x), f64::from(x).exp2(), x, 0.0);
+        e.exp2.see(<f32 as Scalar>::exp2(x), f64::from(x).exp2(), x, 0.0);
     }
     let mut rng = Rng(17);
     let mut m = || (rng.next_i32() as f32 / 2e9) * 2f32.powi((rng.next_u64() % 40) as i32 - 20);
     for _ in 0..100_000 {
         let (a, b, c, d) = (m(), m(), m(), m());
         let (a64, b64, c64, d64) = (f64::from(a), f64::from(b), f64::from(c), f64::from(d));
-        e.hypot
-            .see(<f32 as Scalar>::hypot(a, b), a64.hypot(b64), a, b);
+        e.hypot.see(<f32 as Scalar>::hypot(a, b), a64.hypot(b64), a, b);
         let r4 = (a64 * a64 + b64 * b64 + c64 * c64 + d64 * d64).sqrt();
         e.hypot4.see(<f32 as Scalar>::hypot4(a, b, c, d), r4, a, b);
     }

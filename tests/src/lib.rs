@@ -21,10 +21,8 @@ pub fn fixtures_required() -> bool {
 
 /// The fixtures directory, if present. Panics (failing the test) when absent and required.
 pub fn fixtures() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("OSSICLE_FIXTURES").map(PathBuf::from),
-        Some(repo_root().join("../shared/fixtures")),
-    ];
+    let candidates =
+        [std::env::var_os("OSSICLE_FIXTURES").map(PathBuf::from), Some(repo_root().join("../shared/fixtures"))];
     for dir in candidates.into_iter().flatten() {
         if dir.join("SOURCES.md").is_file() {
             return Some(dir);

@@ -13,28 +13,18 @@ pub const MAX_SOURCE_BYTES: u64 = 64 * 1024 * 1024;
 /// Reads a file of at most `limit` bytes, checking the size before reading anything.
 pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, HostError> {
     let file = std::fs::File::open(path).map_err(|e| HostError::file(path, io_reason(&e)))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| HostError::file(path, io_reason(&e)))?;
+    let meta = file.metadata().map_err(|e| HostError::file(path, io_reason(&e)))?;
     if meta.is_dir() {
         return Err(HostError::file(path, "is a directory, not a file"));
     }
     if meta.len() > limit {
-        return Err(HostError::file(
-            path,
-            format!("file is {} bytes, over the {limit}-byte limit", meta.len()),
-        ));
+        return Err(HostError::file(path, format!("file is {} bytes, over the {limit}-byte limit", meta.len())));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     // `take` guards against a file that grows while it is read.
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| HostError::file(path, io_reason(&e)))?;
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(|e| HostError::file(path, io_reason(&e)))?;
     if bytes.len() as u64 > limit {
-        return Err(HostError::file(
-            path,
-            format!("file is over the {limit}-byte limit"),
-        ));
+        return Err(HostError::file(path, format!("file is over the {limit}-byte limit")));
     }
     Ok(bytes)
 }
@@ -47,11 +37,7 @@ pub fn load_source(path: &Path) -> Result<Project, HostError> {
 
 /// Parses source bytes that came from `path` (used for messages and to choose the parser).
 pub fn parse_source(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     match ext.as_str() {
         "json" => testsrc::parse(path, bytes),
         _ => Err(HostError::file(

@@ -57,42 +57,24 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
         }
     })?;
     if src.format != FORMAT {
-        return Err(HostError::at(
-            path,
-            "/format",
-            format!("format is {:?}, expected {FORMAT:?}", src.format),
-        ));
+        return Err(HostError::at(path, "/format", format!("format is {:?}, expected {FORMAT:?}", src.format)));
     }
     let mut seen = HashSet::new();
     let mut tests = Vec::with_capacity(src.tests.len());
     for (i, t) in src.tests.into_iter().enumerate() {
         if t.name.is_empty() {
-            return Err(HostError::at(
-                path,
-                format!("/tests/{i}/name"),
-                "test name is empty",
-            ));
+            return Err(HostError::at(path, format!("/tests/{i}/name"), "test name is empty"));
         }
         if !seen.insert(t.name.clone()) {
-            return Err(HostError::at(
-                path,
-                format!("/tests/{i}/name"),
-                format!("duplicate test name {:?}", t.name),
-            ));
+            return Err(HostError::at(path, format!("/tests/{i}/name"), format!("duplicate test name {:?}", t.name)));
         }
         tests.push(TestArray {
             name: t.name,
             values: t.values,
-            origin: Origin {
-                file: path.to_path_buf(),
-                place: format!("/tests/{i}/values"),
-            },
+            origin: Origin { file: path.to_path_buf(), place: format!("/tests/{i}/values") },
         });
     }
-    Ok(Project {
-        strings: src.strings,
-        tests,
-    })
+    Ok(Project { strings: src.strings, tests })
 }
 
 #[cfg(test)]
@@ -114,23 +96,19 @@ mod tests {
 
     #[test]
     fn errors_name_the_place() {
-        let e = p("{\n  \"format\": \"ossicle-test/1\",\n  \"tests\": [ {\"name\": \"x\", \"values\": [1, \"two\"]} ]\n}").unwrap_err();
+        let e =
+            p("{\n  \"format\": \"ossicle-test/1\",\n  \"tests\": [ {\"name\": \"x\", \"values\": [1, \"two\"]} ]\n}")
+                .unwrap_err();
         // serde_json reports the column where it finished reading the bad token ("two" spans 42..46).
         assert_eq!(e.place, "3:46");
-        assert!(
-            e.reason
-                .contains("invalid type: string \"two\", expected f64"),
-            "{e}"
-        );
+        assert!(e.reason.contains("invalid type: string \"two\", expected f64"), "{e}");
         let e = p(r#"{"format":"ossicle-test/2"}"#).unwrap_err();
         assert_eq!(
             (e.place.as_str(), e.reason.as_str()),
-            (
-                "/format",
-                "format is \"ossicle-test/2\", expected \"ossicle-test/1\""
-            )
+            ("/format", "format is \"ossicle-test/2\", expected \"ossicle-test/1\"")
         );
-        let e = p(r#"{"format":"ossicle-test/1","tests":[{"name":"a","values":[]},{"name":"a","values":[]}]}"#).unwrap_err();
+        let e = p(r#"{"format":"ossicle-test/1","tests":[{"name":"a","values":[]},{"name":"a","values":[]}]}"#)
+            .unwrap_err();
         assert_eq!(e.place, "/tests/1/name");
         let e = p(r#"{"format":"ossicle-test/1","bogus":1}"#).unwrap_err();
         assert!(e.reason.contains("unknown field `bogus`"), "{e}");

@@ -45,9 +45,7 @@ mod sealed {
 /// A number type the kernel computes with: `f32` or Q16.16 ([`Q16`]).
 ///
 /// All methods are total: none panics, for any input.
-pub trait Scalar:
-    Copy + Default + PartialEq + PartialOrd + Debug + Send + Sync + 'static + sealed::Sealed
-{
+pub trait Scalar: Copy + Default + PartialEq + PartialOrd + Debug + Send + Sync + 'static + sealed::Sealed {
     /// How this type is stored in a blob.
     const ENCODING: ScalarEncoding;
     /// 0.
@@ -451,11 +449,7 @@ fn div_round_i64(n: i64, d: i64) -> i32 {
     // |n| < 2^48 and |d| <= 2^31 everywhere this is used, so nothing here overflows.
     let (n_abs, d_abs) = (n.unsigned_abs(), d.unsigned_abs());
     let q = (n_abs + d_abs / 2) / d_abs;
-    let q = if q > u64::from(u32::MAX) {
-        u64::from(u32::MAX)
-    } else {
-        q
-    } as i64;
+    let q = if q > u64::from(u32::MAX) { u64::from(u32::MAX) } else { q } as i64;
     if (n < 0) != (d < 0) {
         sat_i32(-q)
     } else {
@@ -537,19 +531,12 @@ impl Scalar for I16F16 {
     fn mul(self, rhs: Self) -> Self {
         let p = i64::from(self.to_bits()) * i64::from(rhs.to_bits());
         // Round to nearest, ties away from zero: symmetric, so mul(-a, b) == -mul(a, b).
-        let r = if p >= 0 {
-            (p + 0x8000) >> 16
-        } else {
-            -((-p + 0x8000) >> 16)
-        };
+        let r = if p >= 0 { (p + 0x8000) >> 16 } else { -((-p + 0x8000) >> 16) };
         I16F16::from_bits(sat_i32(r))
     }
     #[inline]
     fn div(self, rhs: Self) -> Self {
-        I16F16::from_bits(div_round_i64(
-            i64::from(self.to_bits()) << 16,
-            i64::from(rhs.to_bits()),
-        ))
+        I16F16::from_bits(div_round_i64(i64::from(self.to_bits()) << 16, i64::from(rhs.to_bits())))
     }
     #[inline]
     fn neg(self) -> Self {
@@ -575,11 +562,7 @@ impl Scalar for I16F16 {
     #[inline]
     fn round(self) -> Self {
         let b = i64::from(self.to_bits());
-        let r = if b >= 0 {
-            (b + 0x8000) & !0xFFFF
-        } else {
-            -((-b + 0x8000) & !0xFFFF)
-        };
+        let r = if b >= 0 { (b + 0x8000) & !0xFFFF } else { -((-b + 0x8000) & !0xFFFF) };
         I16F16::from_bits(sat_i32(r))
     }
     #[inline]
@@ -611,11 +594,7 @@ impl Scalar for I16F16 {
         let a = i64::from(self.to_bits());
         let d = i64::from(b.to_bits()) - a; // |d| < 2^32
         let p = d * i64::from(t.to_bits()); // |p| < 2^63
-        let r = if p >= 0 {
-            (p + 0x8000) >> 16
-        } else {
-            -((-p + 0x8000) >> 16)
-        };
+        let r = if p >= 0 { (p + 0x8000) >> 16 } else { -((-p + 0x8000) >> 16) };
         I16F16::from_bits(sat_i32(a.saturating_add(r)))
     }
     #[inline]
@@ -632,12 +611,7 @@ impl Scalar for I16F16 {
     }
     #[inline]
     fn hypot4(self, b: Self, c: Self, d: Self) -> Self {
-        I16F16::from_bits(q16::hypot(&[
-            self.to_bits(),
-            b.to_bits(),
-            c.to_bits(),
-            d.to_bits(),
-        ]))
+        I16F16::from_bits(q16::hypot(&[self.to_bits(), b.to_bits(), c.to_bits(), d.to_bits()]))
     }
     #[inline]
     fn sin(self) -> Self {

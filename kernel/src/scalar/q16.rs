@@ -64,25 +64,11 @@ const TURN_FRAC: u64 = 0x054a_7f09_d5f4_7d4d;
 
 /// `sin(π/2 · z) / z` as a polynomial in `w = z²`, for `z` in `[0, 1]`, Q30 coefficients, highest
 /// degree first (Chebyshev fit, absolute error 2.7e-11 ≈ `2^-35`).
-const SIN_COEFS: [i64; 6] = [
-    -3_685,
-    172_072,
-    -5_026_892,
-    85_569_282,
-    -693_598_666,
-    1_686_629_713,
-];
+const SIN_COEFS: [i64; 6] = [-3_685, 172_072, -5_026_892, 85_569_282, -693_598_666, 1_686_629_713];
 /// `atan(z) / z` as a polynomial in `w = z²`, for `z` in `[0, tan(π/8)]`, Q30 coefficients, highest
 /// degree first (Chebyshev fit, absolute error 2.1e-11 ≈ `2^-35`).
-const ATAN_COEFS: [i64; 7] = [
-    50_544_766,
-    -90_797_680,
-    118_546_350,
-    -153_347_392,
-    214_747_118,
-    -357_913_928,
-    1_073_741_824,
-];
+const ATAN_COEFS: [i64; 7] =
+    [50_544_766, -90_797_680, 118_546_350, -153_347_392, 214_747_118, -357_913_928, 1_073_741_824];
 /// `2^f` for `f` in `[0, 1)`, unsigned Q44 coefficients (all positive), highest degree first
 /// (Chebyshev fit, absolute error 1.1e-12 ≈ `2^-39.7`).
 const EXP2_COEFS: [u64; 9] = [
@@ -402,9 +388,7 @@ pub fn exp2(x: i32) -> i32 {
     let f = u64::from(x as u32 & 0xFFFF);
     // Horner in unsigned Q44: every partial sum is at most the sum of the coefficients (< 2^45),
     // so `acc * f < 2^45 · 2^16 = 2^61`; p = 2^f in [2^44, 2^45), within 2^-39.5 relative.
-    let p = EXP2_COEFS
-        .iter()
-        .fold(0u64, |acc, &c| ((acc * f + (1 << 15)) >> 16) + c);
+    let p = EXP2_COEFS.iter().fold(0u64, |acc, &c| ((acc * f + (1 << 15)) >> 16) + c);
     // Result bits = p · 2^(n + 16 - 44) = p >> (28 - n); n <= 14, so the shift is at least 14.
     let s = 28 - n; // n >= -32768: no overflow
     if s < 50 {
