@@ -1,4 +1,4 @@
-//! Source parsers: each turns one kind of artist or tool file into [`Project`](crate::ir::Project) IR.
+//! Source parsers: each turns one kind of artist or tool file into [`Project`] IR.
 
 pub mod testsrc;
 
