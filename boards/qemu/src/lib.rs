@@ -18,11 +18,7 @@ pub fn hex(v: u32) -> [u8; 10] {
     let mut s = *b"0x00000000";
     for (k, slot) in s.iter_mut().skip(2).enumerate() {
         let nibble = ((v >> (28 - 4 * k as u32)) & 0xF) as u8;
-        *slot = if nibble < 10 {
-            b'0' + nibble
-        } else {
-            b'a' + nibble - 10
-        };
+        *slot = if nibble < 10 { b'0' + nibble } else { b'a' + nibble - 10 };
     }
     s
 }

@@ -38,22 +38,12 @@ fn run<S: Scalar>(name: &[u8], blob: &[u8]) -> Result<(), u8> {
                 line(&[name, b" ", op.as_bytes(), b": ", &hex(*value)]);
             }
             let mut buf = [0u8; 10];
-            line(&[
-                name,
-                b" checksum: ",
-                &hex(report.total()),
-                b" values: ",
-                dec(report.values, &mut buf),
-            ]);
+            line(&[name, b" checksum: ", &hex(report.total()), b" values: ", dec(report.values, &mut buf)]);
             Ok(())
         }
         Err(e) => {
             let mut buf = [0u8; 10];
-            line(&[
-                name,
-                b" error: ",
-                dec(u32::from(e.code()), &mut buf),
-            ]);
+            line(&[name, b" error: ", dec(u32::from(e.code()), &mut buf)]);
             Err(e.code())
         }
     }

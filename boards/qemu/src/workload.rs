@@ -25,10 +25,43 @@ const CANONICAL_NAN: u32 = 0x7FC0_0000;
 
 /// The operations the workload checksums, in the order of [`Report::ops`].
 pub const OPS: [&str; 37] = [
-    "blob", "add", "sub", "mul", "div", "div_zero", "neg", "abs", "recip", "mul_add", "min", "max",
-    "clamp", "floor", "ceil", "round", "trunc", "fract", "rem_euclid", "lerp", "signum", "convert",
-    "sqrt", "hypot", "hypot3", "hypot4", "sin", "cos", "sin_cos", "atan2", "acos", "asin", "exp2",
-    "approx_eq", "pool", "events", "strings",
+    "blob",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "div_zero",
+    "neg",
+    "abs",
+    "recip",
+    "mul_add",
+    "min",
+    "max",
+    "clamp",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "fract",
+    "rem_euclid",
+    "lerp",
+    "signum",
+    "convert",
+    "sqrt",
+    "hypot",
+    "hypot3",
+    "hypot4",
+    "sin",
+    "cos",
+    "sin_cos",
+    "atan2",
+    "acos",
+    "asin",
+    "exp2",
+    "approx_eq",
+    "pool",
+    "events",
+    "strings",
 ];
 
 /// Index of each operation in [`OPS`].
@@ -172,14 +205,12 @@ pub fn run<S: Scalar>(blob: &[u8]) -> Result<Report, WorkloadError> {
     let mut xs = [S::ZERO; MAX_INPUTS];
     let mut n = 0usize;
     let mut values = 0u32;
-    let mut i = 0u32;
-    while let Some(section) = asset.test_section(i) {
-        let name = section.name();
+    for section in asset.test_sections() {
+        let name = section.name_id();
         ck[op::BLOB].word(name);
-        if let Some(s) = asset.string(name) {
-            fold_str(&mut ck[op::STRINGS], s);
-        }
-        let view = section.values::<S>();
+        fold_str(&mut ck[op::STRINGS], section.name());
+        ck[op::STRINGS].flag(asset.string(name) == Some(section.name()));
+        let view = section.values::<S>().map_err(|_| WorkloadError::WrongEncoding)?;
         ck[op::BLOB].word(view.len() as u32);
         for v in view.iter() {
             ck[op::BLOB].scalar(v);
@@ -189,23 +220,13 @@ pub fn run<S: Scalar>(blob: &[u8]) -> Result<Report, WorkloadError> {
                 n += 1;
             }
         }
-        i += 1;
     }
     if n == 0 {
         return Err(WorkloadError::NoValues);
     }
     // A string id that is out of range must give None.
     ck[op::STRINGS].flag(asset.string(u32::MAX).is_none());
-    let edges = [
-        S::ZERO,
-        S::ONE,
-        S::NEG_ONE,
-        S::HALF,
-        S::EPSILON,
-        S::MIN,
-        S::MAX,
-        S::PI,
-    ];
+    let edges = [S::ZERO, S::ONE, S::NEG_ONE, S::HALF, S::EPSILON, S::MIN, S::MAX, S::PI];
     for e in edges {
         if let Some(slot) = xs.get_mut(n) {
             *slot = e;
@@ -234,10 +255,7 @@ fn fold_str(ck: &mut Checksum, s: &str) {
 
 /// `xs[i % xs.len()]` (ZERO for an empty slice).
 fn at<S: Scalar>(xs: &[S], i: usize) -> S {
-    i.checked_rem(xs.len())
-        .and_then(|i| xs.get(i))
-        .copied()
-        .unwrap_or(S::ZERO)
+    i.checked_rem(xs.len()).and_then(|i| xs.get(i)).copied().unwrap_or(S::ZERO)
 }
 
 fn scalar_ops<S: Scalar>(xs: &[S], ck: &mut [Checksum; OPS.len()]) {
@@ -309,6 +327,7 @@ fn pool_error_code(e: &PoolError) -> u32 {
         PoolError::Full { .. } => 0xE1,
         PoolError::Stale { .. } => 0xE2,
         PoolError::Foreign { .. } => 0xE3,
+        PoolError::OutOfRange { .. } => 0xE4,
     }
 }
 
@@ -387,10 +406,18 @@ fn pool_ops<S: Scalar>(xs: &[S], ck: &mut Checksum) {
         Err(e) => ck.word(pool_error_code(&e)),
     }
 
+    // A handle whose index is beyond the capacity cannot come from this pool.
+    let bogus: Handle<S> = Handle::from_bits(0x0000_0001_0001_0063);
+    ck.flag(pool.contains(bogus));
+    fold_pool_result(ck, pool.get(bogus).copied());
+    fold_pool_result(ck, pool.remove(bogus));
+
     // Iteration visits every live value once.
     let mut sum = S::ZERO;
     let mut count = 0u32;
-    for v in pool.iter() {
+    for (h, v) in pool.iter() {
+        ck.word(u32::from(h.index()));
+        ck.word(h.generation());
         sum = sum.add(*v);
         count += 1;
     }
@@ -416,10 +443,7 @@ fn event_ops<S: Scalar>(xs: &[S], ck: &mut Checksum) {
     let mut q: EventQueue<4> = EventQueue::new();
     for k in 0..7u32 {
         let x = at(xs, k as usize);
-        let accepted = q.push(Event::Custom {
-            source: k,
-            id: x.to_blob_bits(),
-        });
+        let accepted = q.push(Event::Custom { source: k, id: x.to_blob_bits() });
         ck.flag(accepted);
         ck.word(q.len() as u32);
     }
@@ -429,10 +453,7 @@ fn event_ops<S: Scalar>(xs: &[S], ck: &mut Checksum) {
     }
     // Room again: these fit.
     for k in 0..2u32 {
-        ck.flag(q.push(Event::Custom {
-            source: 100 + k,
-            id: k,
-        }));
+        ck.flag(q.push(Event::Custom { source: 100 + k, id: k }));
     }
     ck.word(q.len() as u32);
     for _ in 0..5 {

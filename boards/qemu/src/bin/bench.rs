@@ -69,16 +69,7 @@ impl Bench {
     fn announce(&mut self, name: &str, arity: u32) {
         let mut a = [0u8; 10];
         let mut k = [0u8; 10];
-        line(&[
-            b"bench ",
-            self.ty,
-            b" ",
-            name.as_bytes(),
-            b" ",
-            dec(arity, &mut a),
-            b" ",
-            dec(K as u32, &mut k),
-        ]);
+        line(&[b"bench ", self.ty, b" ", name.as_bytes(), b" ", dec(arity, &mut a), b" ", dec(K as u32, &mut k)]);
     }
 
     #[inline(never)]
@@ -103,14 +94,7 @@ impl Bench {
 
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
-    fn ternary<S: Scalar, R>(
-        &mut self,
-        name: &str,
-        x: &[S; 8],
-        y: &[S; 8],
-        z: &[S; 8],
-        f: impl Fn(S, S, S) -> R,
-    ) {
+    fn ternary<S: Scalar, R>(&mut self, name: &str, x: &[S; 8], y: &[S; 8], z: &[S; 8], f: impl Fn(S, S, S) -> R) {
         self.announce(name, 3);
         bench_start();
         for i in 0..K {
