@@ -28,7 +28,7 @@ gcc -O2 -Wall -shared -fPIC -o "$PLUGIN" "$ROOT/scripts/qemu/plugin/insn_count.c
 
 run_machine() { # name target qemu-args...
     local name=$1 target=$2; shift 2
-    (cd "$BOARD" && cargo build --quiet --release --bin bench --target "$target")
+    (cd "$BOARD" && CARGO_TARGET_DIR="$BOARD/target" cargo build --quiet --release --bin bench --target "$target")
     local elf="$BOARD/target/$target/release/bench"
     local start stop
     start=$("$NM" "$elf" | awk '$3=="bench_start"{print "0x"$1}')

@@ -59,12 +59,16 @@ export OSSICLE_BLOB_F32="$BLOBS/foundation-f32.osb"
 
 step "firmware (release: links only if no panic is reachable)"
 for t in "${TARGETS[@]}"; do
-    (cd "$BOARD" && cargo build --quiet --release --target "$t")
-    echo "built $t: $(wc -c <"$BOARD/target/$t/release/ossicle-qemu") bytes ELF"
+    (cd "$BOARD" && CARGO_TARGET_DIR="$BOARD/target" cargo build --quiet --release --target "$t")
+    if command -v llvm-size >/dev/null 2>&1; then
+        llvm-size "$BOARD/target/$t/release/ossicle-qemu" | awk -v t="$t" 'NR==2 {print "built " t ": flash " $1 + $2 " bytes, static RAM " $2 + $3 " bytes"}'
+    else
+        echo "built $t"
+    fi
 done
 if [[ $LINT -eq 1 ]]; then
     step "lint (board crate)"
-    (cd "$BOARD" && cargo fmt --check && for t in "${TARGETS[@]}"; do
+    (cd "$BOARD" && export CARGO_TARGET_DIR="$BOARD/target" && cargo fmt --check && for t in "${TARGETS[@]}"; do
         cargo clippy --quiet --release --target "$t" --all-targets -- -D warnings
     done)
 fi
