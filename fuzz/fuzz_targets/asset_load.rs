@@ -1,10 +1,14 @@
 //! `Asset::load` on arbitrary bytes: never panics; a blob it accepts reads back consistently.
+//!
+//! Each input is loaded twice: as it is, and with its header's length and CRC repaired, so the
+//! fuzzer also reaches the index and section parsers behind the checksum.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use ossicle::{asset::Asset, Q16};
+use ossicle_format::{checksum, HEADER_LEN};
 
-fuzz_target!(|data: &[u8]| {
+fn exercise(data: &[u8]) {
     if let Ok(asset) = Asset::load(data) {
         for s in asset.strings().iter() {
             assert_eq!(asset.find_string(s).and_then(|id| asset.string(id)), Some(s));
@@ -18,5 +22,17 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(v.iter().count(), v.len());
             }
         }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    exercise(data);
+    if data.len() >= HEADER_LEN {
+        let mut fixed = data.to_vec();
+        let len = (data.len() - HEADER_LEN) as u32;
+        fixed[8..12].copy_from_slice(&len.to_le_bytes());
+        let crc = checksum(&fixed[..12], &fixed[HEADER_LEN..]);
+        fixed[12..16].copy_from_slice(&crc.to_le_bytes());
+        exercise(&fixed);
     }
 });
