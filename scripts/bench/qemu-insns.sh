@@ -9,8 +9,8 @@
 # `bench_start` and `bench_stop`; the TCG plugin scripts/qemu/plugin/insn_count.c counts the guest
 # instructions executed in between. Instructions/call = (count - count of the empty loop of the same
 # arity and type) / K. Counts are instructions, not cycles, and are exact and repeatable.
-# Needs: qemu-system-arm (7.2 or newer), gcc, llvm-nm or nm, the two rustup targets
-# (scripts/qemu/check.sh installs all of these).
+# Needs qemu-system-arm (7.2 or newer, with TCG plugin support), gcc, llvm-nm or nm and the two rustup
+# targets; installs the missing ones when it can (apt-get as root, rustup).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BOARD="$ROOT/boards/qemu"
@@ -21,7 +21,22 @@ mkdir -p "$WORK"
 
 NM=llvm-nm
 command -v "$NM" >/dev/null 2>&1 || NM=nm
-command -v qemu-system-arm >/dev/null 2>&1 || { echo "qemu-system-arm is missing: run scripts/qemu/check.sh (or apt-get install qemu-system-arm)" >&2; exit 2; }
+need() { # command debian-package
+    command -v "$1" >/dev/null 2>&1 && return
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null
+    else
+        echo "$1 is missing: install $2 (Debian/Ubuntu: sudo apt-get install $2)" >&2
+        exit 2
+    fi
+}
+need qemu-system-arm qemu-system-arm
+need gcc gcc
+if command -v rustup >/dev/null 2>&1; then
+    for t in thumbv7em-none-eabihf thumbv6m-none-eabi; do
+        rustup target list --installed | grep -qx "$t" || rustup target add "$t"
+    done
+fi
 
 PLUGIN="$WORK/insn_count.so"
 gcc -O2 -Wall -shared -fPIC -o "$PLUGIN" "$ROOT/scripts/qemu/plugin/insn_count.c"
