@@ -25,6 +25,64 @@ pub fn round(x: f32) -> f32 {
 pub fn trunc(x: f32) -> f32 {
     libm::truncf(x)
 }
+/// `x mod y` with the sign of `x`, computed exactly (like C's `fmodf`) with integer operations, for
+/// finite `x` and finite `y > 0`; other inputs give 0.
+///
+/// This replaces `libm::fmodf`, whose 0.2.16 version keeps a reachable panic path (an `assert!`)
+/// that breaks the firmware's never-panic link check.
+pub fn fmod_exact(x: f32, y: f32) -> f32 {
+    if !(x.is_finite() && y.is_finite() && y > 0.0) {
+        return 0.0;
+    }
+    let sign = x.to_bits() & 0x8000_0000;
+    let ax = x.to_bits() & 0x7FFF_FFFF;
+    let ay = y.to_bits();
+    if ax < ay {
+        return x;
+    }
+    // Split into exponent and a mantissa with the implicit bit at bit 23 (subnormals normalised).
+    fn split(bits: u32) -> (i32, u32) {
+        let e = (bits >> 23) as i32;
+        let m = bits & 0x007F_FFFF;
+        if e != 0 {
+            return (e, m | 0x0080_0000);
+        }
+        // Subnormal, m != 0 here (0 < y, and x >= y > 0): shift its top bit up to bit 23.
+        let shift = m.leading_zeros() as i32 - 8;
+        (1 - shift, m << shift)
+    }
+    let (mut ex, mut mx) = split(ax);
+    let (ey, my) = split(ay);
+    // Long division, one exponent step at a time: mx stays below 2 * my < 2^25.
+    while ex > ey {
+        if mx >= my {
+            mx -= my;
+        }
+        if mx == 0 {
+            return f32::from_bits(sign);
+        }
+        mx <<= 1;
+        ex -= 1;
+    }
+    if mx >= my {
+        mx -= my;
+    }
+    if mx == 0 {
+        return f32::from_bits(sign);
+    }
+    while mx < 0x0080_0000 {
+        mx <<= 1;
+        ex -= 1;
+    }
+    let bits = if ex > 0 {
+        ((ex as u32) << 23) | (mx & 0x007F_FFFF)
+    } else {
+        // Subnormal result: shift the mantissa down by 1 - ex (1..=23 for a representable result).
+        mx.checked_shr((1 - ex) as u32).unwrap_or(0)
+    };
+    f32::from_bits(sign | bits)
+}
+
 /// `√(a² + b²)`, always `libm`'s (also with `fast-math`): measured 0.83 ulp.
 #[inline]
 pub fn hypot(a: f32, b: f32) -> f32 {
@@ -164,3 +222,50 @@ mod imp {
 }
 
 pub use imp::{acos, asin, atan2, cos, exp2, sin, sin_cos, sqrt};
+
+#[cfg(test)]
+mod tests {
+    use super::fmod_exact;
+
+    /// A deterministic spread of f32 bit patterns (xorshift), both signs, all exponents.
+    fn patterns() -> impl Iterator<Item = f32> {
+        let mut s = 0x9E37_79B9u32;
+        core::iter::from_fn(move || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            Some(f32::from_bits(s))
+        })
+    }
+
+    #[test]
+    fn fmod_matches_libm_exactly() {
+        let mut checked = 0;
+        let xs = patterns().filter(|v| v.is_finite());
+        let ys: heapless::Vec<f32, 64> =
+            patterns().skip(7).filter(|v| v.is_finite()).map(f32::abs).filter(|&v| v > 0.0).take(64).collect();
+        for (i, x) in xs.take(20_000).enumerate() {
+            let y = ys[i % ys.len()];
+            assert_eq!(fmod_exact(x, y).to_bits(), libm::fmodf(x, y).to_bits(), "fmod({x:e}, {y:e})");
+            checked += 1;
+        }
+        for (x, y) in [
+            (5.5f32, 2.0f32),
+            (-5.5, 2.0),
+            (1e30, 3.0),
+            (-0.0, 1.0),
+            (7.0, 7.0),
+            (1e-40, 3e-41),
+            (3e-41, 1e-45),
+            (f32::MAX, f32::MIN_POSITIVE),
+            (0.3, 0.1),
+        ] {
+            assert_eq!(fmod_exact(x, y).to_bits(), libm::fmodf(x, y).to_bits(), "fmod({x:e}, {y:e})");
+            checked += 1;
+        }
+        assert_eq!(fmod_exact(f32::INFINITY, 1.0), 0.0);
+        assert_eq!(fmod_exact(1.0, 0.0), 0.0);
+        assert_eq!(fmod_exact(1.0, -1.0), 0.0);
+        assert!(checked > 20_000);
+    }
+}

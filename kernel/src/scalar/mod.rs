@@ -163,7 +163,9 @@ pub trait Scalar: Copy + Default + PartialEq + PartialOrd + Debug + Send + Sync 
     fn trunc(self) -> Self;
     /// `self - floor(self)`, in `[0, 1)`.
     fn fract(self) -> Self;
-    /// The Euclidean remainder in `[0, m)` for `m > 0` (loop wrapping); 0 when `m <= 0`.
+    /// The Euclidean remainder in `[0, m)` for `m > 0` (loop wrapping); 0 when `m <= 0` (or, in
+    /// f32, when either operand is not finite). Exact in Q16.16 and, before the final `+ m` for
+    /// negative inputs, in f32.
     fn rem_euclid(self, m: Self) -> Self;
     /// Linear interpolation `self + (b - self) × t` (no clamping of `t`; in Q16.16 the difference is
     /// taken in 64 bits, so `lerp(-30000, 30000, 0.5)` is 0, not a saturated value).
@@ -277,7 +279,7 @@ impl Scalar for f32 {
     #[inline]
     fn to_q16_bits(self) -> i32 {
         // `as` saturates and maps NaN to 0.
-        libm::round(f64::from(self) * 65536.0) as i32
+        f32_to_q16_bits(self)
     }
     #[inline]
     fn from_blob_bits(bits: u32) -> Self {
@@ -355,16 +357,20 @@ impl Scalar for f32 {
     }
     #[inline]
     fn rem_euclid(self, m: Self) -> Self {
-        if m > 0.0 && m.is_finite() {
-            let r = libm::fmodf(self, m);
-            let r = if r < 0.0 { r + m } else { r };
-            if r >= m {
+        if !(m > 0.0 && m.is_finite() && self.is_finite()) {
+            return 0.0;
+        }
+        let r = f32m::fmod_exact(self, m);
+        if r < 0.0 {
+            // r + m is at most m; when |r| is below half an ulp of m it rounds to m itself.
+            let w = r + m;
+            if w >= m {
                 0.0
             } else {
-                r
+                w
             }
         } else {
-            0.0
+            r
         }
     }
     #[inline]
@@ -425,6 +431,72 @@ impl Scalar for f32 {
     }
 }
 
+/// `round(v × 2^16)` (ties away from zero), saturated to `i32`; NaN gives 0. Integer operations
+/// only, so it is cheap on cores without an FPU and exact everywhere.
+fn f32_to_q16_bits(v: f32) -> i32 {
+    let bits = v.to_bits();
+    let exp = ((bits >> 23) & 0xFF) as i32;
+    let frac = bits & 0x007F_FFFF;
+    if exp == 0xFF && frac != 0 {
+        return 0; // NaN
+    }
+    // |v| = mant × 2^(exp − 150); |v| × 2^16 = mant × 2^(exp − 134). Subnormals are far below 2^-17.
+    let mant = u64::from(frac | if exp == 0 { 0 } else { 0x0080_0000 });
+    let magnitude = scale_round(mant, exp - 134);
+    apply_sign(magnitude, bits >> 31 != 0)
+}
+
+/// As [`f32_to_q16_bits`] for `f64`.
+fn f64_to_q16_bits(v: f64) -> i32 {
+    let bits = v.to_bits();
+    let exp = ((bits >> 52) & 0x7FF) as i32;
+    let frac = bits & 0x000F_FFFF_FFFF_FFFF;
+    if exp == 0x7FF && frac != 0 {
+        return 0; // NaN
+    }
+    let mant = frac | if exp == 0 { 0 } else { 1 << 52 };
+    let magnitude = scale_round(mant, exp - 1075 + 16);
+    apply_sign(magnitude, bits >> 63 != 0)
+}
+
+/// `round(mant × 2^shift)`, ties away from zero, saturated to `u64::MAX` (`mant < 2^53`).
+fn scale_round(mant: u64, shift: i32) -> u64 {
+    if mant == 0 {
+        0
+    } else if shift >= 0 {
+        // The caller saturates anything above 2^31, so a shift that would overflow u64 (detected by
+        // shifting back) or is large anyway just gives u64::MAX.
+        if shift > 40 {
+            u64::MAX
+        } else {
+            mant.checked_shl(shift as u32).filter(|r| r >> shift == mant).unwrap_or(u64::MAX)
+        }
+    } else {
+        let s = shift.unsigned_abs();
+        if s > 54 {
+            0
+        } else {
+            // mant < 2^53 and the half is at most 2^53: no overflow.
+            (mant + (1u64 << (s - 1))) >> s
+        }
+    }
+}
+
+/// Applies the sign to a magnitude and saturates to `i32` (`-2^31` is representable).
+fn apply_sign(magnitude: u64, negative: bool) -> i32 {
+    if negative {
+        if magnitude >= 1 << 31 {
+            i32::MIN
+        } else {
+            -(magnitude as i32)
+        }
+    } else if magnitude > i32::MAX as u64 {
+        i32::MAX
+    } else {
+        magnitude as i32
+    }
+}
+
 #[inline]
 fn sat_i32(v: i64) -> i32 {
     if v > i64::from(i32::MAX) {
@@ -476,12 +548,12 @@ impl Scalar for I16F16 {
 
     #[inline]
     fn from_f32(v: f32) -> Self {
-        I16F16::from_bits(libm::round(f64::from(v) * 65536.0) as i32)
+        I16F16::from_bits(f32_to_q16_bits(v))
     }
     #[inline]
     fn from_f64(v: f64) -> Self {
         // `as` saturates and maps NaN to 0.
-        I16F16::from_bits(libm::round(v * 65536.0) as i32)
+        I16F16::from_bits(f64_to_q16_bits(v))
     }
     #[inline]
     fn from_i32(v: i32) -> Self {
@@ -706,6 +778,36 @@ mod tests {
         assert_eq!(S::lerp(q(-30000.0), q(30000.0), Q16::HALF), Q16::ZERO);
         assert_eq!(S::lerp(q(1.0), q(3.0), q(0.25)), q(1.5));
         assert_eq!(S::lerp(q(1.0), q(3.0), q(2.0)), q(5.0));
+    }
+
+    #[test]
+    fn float_to_q16_conversion_rounds_like_the_f64_reference() {
+        // Reference: round half away from zero of v × 65536 in f64 (exact for these inputs), saturated.
+        fn reference(v: f64) -> i32 {
+            if v.is_nan() {
+                return 0;
+            }
+            let r = (v * 65536.0).round();
+            r.clamp(i32::MIN as f64, i32::MAX as f64) as i32
+        }
+        let mut s = 0x2545_F491u32;
+        for _ in 0..200_000 {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            let v = f32::from_bits(s);
+            assert_eq!(f32_to_q16_bits(v), reference(f64::from(v)), "{v:e}");
+            let d = f64::from(v) * 1.000_000_1;
+            assert_eq!(f64_to_q16_bits(d), reference(d), "{d:e}");
+        }
+        for v in [0.5f32 / 65536.0, -0.5 / 65536.0, 1.5 / 65536.0, 32767.99, 32768.0, -32768.0, -32768.5, 1e-45] {
+            assert_eq!(f32_to_q16_bits(v), reference(f64::from(v)), "{v:e}");
+        }
+        for v in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 2.5 / 65536.0, -2.5 / 65536.0, 5e-324, 1e300] {
+            assert_eq!(f64_to_q16_bits(v), reference(v), "{v:e}");
+        }
+        assert_eq!(f32_to_q16_bits(f32::INFINITY), i32::MAX);
+        assert_eq!(f32_to_q16_bits(f32::NEG_INFINITY), i32::MIN);
     }
 
     #[test]
