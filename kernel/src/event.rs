@@ -32,6 +32,42 @@ pub enum Event {
         /// What it is.
         id: u32,
     },
+    /// A tween's `call(id)` step was reached (once per play, and again on each loop).
+    TweenCall {
+        /// The tween's handle, as `to_bits()`.
+        tween: u64,
+        /// The id given to `call`.
+        id: u32,
+    },
+    /// A tween finished a pass and starts the next loop.
+    TweenLooped {
+        /// The tween's handle, as `to_bits()`.
+        tween: u64,
+        /// How many passes have finished (1 after the first).
+        count: u32,
+    },
+    /// A tween played to its end (a killed tween emits nothing).
+    TweenCompleted {
+        /// The tween's handle, as `to_bits()`.
+        tween: u64,
+    },
+    /// A motion or sequence finished a pass and starts the next loop.
+    MotionLooped {
+        /// The motion's (or sequence's) handle, as `to_bits()`.
+        motion: u64,
+        /// How many passes have finished (1 after the first).
+        count: u32,
+    },
+    /// A motion or sequence played to its end, or was completed with `complete()`.
+    MotionCompleted {
+        /// The motion's (or sequence's) handle, as `to_bits()`.
+        motion: u64,
+    },
+    /// A motion or sequence was cancelled with `cancel()`.
+    MotionCancelled {
+        /// The motion's (or sequence's) handle, as `to_bits()`.
+        motion: u64,
+    },
 }
 
 /// A FIFO of at most `N` events of type `E` (by default [`Event`]), stored inline.

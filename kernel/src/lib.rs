@@ -16,11 +16,15 @@
 
 pub mod asset;
 pub mod color;
+pub mod dynamics;
+pub mod ease;
 pub mod event;
 pub mod math;
+pub mod motion;
 pub mod pool;
 pub mod scalar;
 pub mod sink;
+pub mod tween;
 
 pub use asset::{Asset, LoadError};
 pub use scalar::{Scalar, Q16};

@@ -6,7 +6,7 @@
 //! current values, which tweens need to start "from wherever the value is".
 
 use crate::color::Rgba8;
-use crate::math::Vec2;
+use crate::math::{Quat, Vec2, Vec3};
 use crate::Scalar;
 
 /// Which object a value is for (an index resolved by the host, or the application's own id).
@@ -21,6 +21,10 @@ pub enum PropertyValue<S: Scalar> {
     Float(S),
     /// A 2D vector.
     Vector(Vec2<S>),
+    /// A 3D vector.
+    Vector3(Vec3<S>),
+    /// A 3D rotation.
+    Rotation(Quat<S>),
     /// A colour.
     Color(Rgba8),
     /// A flag.

@@ -1,0 +1,1 @@
+//! Procedural dynamics: second-order systems, damped springs and PD controllers on scalar channels. (Being built.)

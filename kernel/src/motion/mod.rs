@@ -1,0 +1,1 @@
+//! LitMotion-style typed motions, punch and shake, and sequences. (Being built.)
