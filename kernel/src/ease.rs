@@ -355,7 +355,7 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
         return S::ONE;
     }
     // NaN (f32) compares false both ways: treat it as the start.
-    if t != t {
+    if t.partial_cmp(&t).is_none() {
         return S::ZERO;
     }
     let one = S::ONE;
