@@ -62,8 +62,8 @@ impl fmt::Debug for TweenHandle {
 /// Memory (`core::mem::size_of`, the same for `f32` and `Q16`, on 32- and 64-bit targets: every
 /// field is at most 4-byte aligned): a step is [`STEP_BYTES`](Self::STEP_BYTES) = 60 bytes, a
 /// running tween [`TWEEN_BYTES`](Self::TWEEN_BYTES) = 36 + 60 × `STEPS` bytes, and the pool
-/// `N × (TWEEN_BYTES + 8) + 8` bytes (each slot's generation and state, the free list): 104 bytes per
-/// one-step tween, 284 per four-step tween.
+/// `N × (TWEEN_BYTES + 4) + 12` bytes (each slot's generation; the free list and counts): 100 bytes
+/// per one-step tween, 280 per four-step tween.
 ///
 /// ```
 /// use ossicle::ease::Ease;
