@@ -141,6 +141,9 @@ fn completed(h: TweenHandle) -> Event {
     Event::TweenCompleted { tween: h.to_bits() }
 }
 
+/// An ease formula in f64.
+type Curve = fn(f64) -> f64;
+
 fn quad_in(t: f64) -> f64 {
     t * t
 }
@@ -232,7 +235,7 @@ fn large_dt_crosses_every_step_in_order<S: Tol>() {
 fn update_by_update_matches_the_formula<S: Tol>() {
     let mut pool: TweenPool<S, 4, 1> = TweenPool::new();
     let mut events: EventQueue<4> = EventQueue::new();
-    let cases: [(Ease<S>, fn(f64) -> f64); 4] =
+    let cases: [(Ease<S>, Curve); 4] =
         [(Ease::Linear, |t| t), (Ease::InQuad, quad_in), (Ease::OutQuad, quad_out), (Ease::InOutQuad, quad_in_out)];
     for (curve, f) in cases {
         let (from, to, dur) = (3.0, -5.0, 2.0);
@@ -284,9 +287,12 @@ fn non_dyadic_duration_within_reciprocal_bound<S: Tol>() {
 fn loops_from_to_vs_to<S: Tol>() {
     let mut pool: TweenPool<S, 2, 2> = TweenPool::new();
     let mut events: EventQueue<8> = EventQueue::new();
-    let to = Tween::new().to(A, X, v::<S>(10.0), v(1.0), Ease::Linear).to(A, X, v::<S>(0.0), v(1.0), Ease::Linear).loops(1);
-    let from_to =
-        Tween::new().from_to(B, X, v::<S>(5.0), v(10.0), v(1.0), Ease::Linear).to(B, X, v::<S>(0.0), v(1.0), Ease::Linear).loops(1);
+    let to =
+        Tween::new().to(A, X, v::<S>(10.0), v(1.0), Ease::Linear).to(A, X, v::<S>(0.0), v(1.0), Ease::Linear).loops(1);
+    let from_to = Tween::new()
+        .from_to(B, X, v::<S>(5.0), v(10.0), v(1.0), Ease::Linear)
+        .to(B, X, v::<S>(0.0), v(1.0), Ease::Linear)
+        .loops(1);
     let mut sink = float::<S>(A, X, 5.0).with(B, X, PropertyValue::Float(v(5.0)));
     let ha = pool.start(&to, 0).unwrap();
     let hb = pool.start(&from_to, 0).unwrap();
@@ -385,10 +391,7 @@ fn zero_length_passes<S: Tol>() {
     pool.kill(h).unwrap();
     let h = pool.start(&Tween::new().call(4).loops(2), 0).unwrap();
     pool.update(v(0.0), &mut NullSink, &mut events);
-    assert_eq!(
-        drain(&mut events),
-        vec![call(h, 4), looped(h, 1), call(h, 4), looped(h, 2), call(h, 4), completed(h)]
-    );
+    assert_eq!(drain(&mut events), vec![call(h, 4), looped(h, 1), call(h, 4), looped(h, 2), call(h, 4), completed(h)]);
     // An empty tween completes at its first update.
     let h = pool.start(&Tween::new(), 0).unwrap();
     pool.update(v(0.0), &mut NullSink, &mut events);
@@ -488,10 +491,7 @@ fn pool_full_and_too_many_steps<S: Tol>() {
     let mut roomy: TweenPool<S, 2, 2> = TweenPool::new();
     assert_eq!(roomy.start(&too_long, 0), Err(TweenError::TooManySteps { capacity: 2, requested: 3 }));
     assert!(roomy.is_empty());
-    assert_eq!(
-        TweenError::TooManySteps { capacity: 2, requested: 3 }.to_string(),
-        "tween has 3 steps but room for 2"
-    );
+    assert_eq!(TweenError::TooManySteps { capacity: 2, requested: 3 }.to_string(), "tween has 3 steps but room for 2");
     assert_eq!(TweenError::PoolFull { capacity: 2 }.to_string(), "tween pool is full (2 tweens running)");
 }
 
@@ -543,7 +543,13 @@ fn parallel_groups_end_with_their_longest_step<S: Tol>() {
     assert_eq!(pool.current_step(h).unwrap(), 4);
 
     // parallel() before the first step does nothing, and a trailing parallel() neither.
-    let t = Tween::<S, 4>::new().parallel().to(A, X, v::<S>(1.0), v(1.0), Ease::Linear).to(A, Y, v::<S>(1.0), v(1.0), Ease::Linear);
+    let t = Tween::<S, 4>::new().parallel().to(A, X, v::<S>(1.0), v(1.0), Ease::Linear).to(
+        A,
+        Y,
+        v::<S>(1.0),
+        v(1.0),
+        Ease::Linear,
+    );
     assert_close::<S>(t.pass_duration().to_f64(), 2.0);
     let t = t.parallel();
     assert_close::<S>(t.pass_duration().to_f64(), 2.0);
@@ -554,9 +560,8 @@ fn parallel_call_fires_when_its_group_begins<S: Tol>() {
     let mut pool: TweenPool<S, 1, 4> = TweenPool::new();
     let mut events: EventQueue<8> = EventQueue::new();
     let mut sink = float::<S>(A, X, 0.0);
-    let h = pool
-        .start(&Tween::new().to(A, X, v::<S>(1.0), v(1.0), Ease::Linear).parallel().call(3).call(4), 0)
-        .unwrap();
+    let h =
+        pool.start(&Tween::new().to(A, X, v::<S>(1.0), v(1.0), Ease::Linear).parallel().call(3).call(4), 0).unwrap();
     pool.update(v(0.0), &mut sink, &mut events);
     assert_eq!(drain(&mut events), vec![call(h, 3)]);
     pool.update(v(1.0), &mut sink, &mut events);
@@ -636,9 +641,14 @@ fn vec2_tweens<S: Tol>() {
     let mut pool: TweenPool<S, 1, 2> = TweenPool::new();
     let mut events: EventQueue<8> = EventQueue::new();
     let mut sink = Rec::<S>::new().with(A, POSITION, PropertyValue::Vector(v2(2.0, 2.0)));
-    let t = Tween::new()
-        .to(A, POSITION, v2::<S>(4.0, -8.0), v(1.0), Ease::OutQuad)
-        .from_to(A, POSITION, v2::<S>(0.0, 0.0), v2(-2.0, 6.0), v(0.5), Ease::Linear);
+    let t = Tween::new().to(A, POSITION, v2::<S>(4.0, -8.0), v(1.0), Ease::OutQuad).from_to(
+        A,
+        POSITION,
+        v2::<S>(0.0, 0.0),
+        v2(-2.0, 6.0),
+        v(0.5),
+        Ease::Linear,
+    );
     let h = pool.start(&t, 0).unwrap();
     pool.update(v(0.5), &mut sink, &mut events);
     // OutQuad(0.5) = 0.75: (2 + 2·0.75, 2 − 10·0.75) = (3.5, −5.5).
@@ -662,7 +672,8 @@ fn delay_negative_counts_as_zero<S: Tol>() {
     let mut pool: TweenPool<S, 1, 4> = TweenPool::new();
     let mut events: EventQueue<8> = EventQueue::new();
     let mut sink = float::<S>(A, X, 0.0);
-    let t = Tween::new().delay(v(-1.0)).call(1).delay(S::from_f32(f32::NAN)).to(A, X, v::<S>(1.0), v(1.0), Ease::Linear);
+    let t =
+        Tween::new().delay(v(-1.0)).call(1).delay(S::from_f32(f32::NAN)).to(A, X, v::<S>(1.0), v(1.0), Ease::Linear);
     assert_close::<S>(t.pass_duration().to_f64(), 1.0);
     let h = pool.start(&t, 0).unwrap();
     pool.update(v(0.0), &mut sink, &mut events);
@@ -694,7 +705,14 @@ fn zero_duration_steps_complete_immediately<S: Tol>() {
     let mut pool: TweenPool<S, 1, 3> = TweenPool::new();
     let mut events: EventQueue<8> = EventQueue::new();
     let mut sink = float::<S>(A, X, 0.0);
-    let t = Tween::new().to(A, X, v::<S>(3.0), v(0.0), Ease::Linear).from_to(A, Y, v::<S>(1.0), v(2.0), v(-1.0), Ease::Linear);
+    let t = Tween::new().to(A, X, v::<S>(3.0), v(0.0), Ease::Linear).from_to(
+        A,
+        Y,
+        v::<S>(1.0),
+        v(2.0),
+        v(-1.0),
+        Ease::Linear,
+    );
     let h = pool.start(&t, 0).unwrap();
     pool.update(v(0.0), &mut sink, &mut events);
     assert_eq!(sink.take_floats(), vec![(A, X, 3.0), (A, Y, 2.0)]);

@@ -89,7 +89,14 @@ impl<S: Scalar, const STEPS: usize> Tween<S, STEPS> {
     /// (`Vector`) or an [`Rgba8`](crate::color::Rgba8) (`Color`, per channel, see
     /// [`lerp_rgba8`](super::lerp_rgba8)). A negative or NaN duration counts as 0; a zero-length
     /// step writes its end value as soon as it begins.
-    pub fn to<V: TweenValue<S>>(self, target: TargetId, property: PropertyId, value: V, duration: S, ease: Ease<S>) -> Self {
+    pub fn to<V: TweenValue<S>>(
+        self,
+        target: TargetId,
+        property: PropertyId,
+        value: V,
+        duration: S,
+        ease: Ease<S>,
+    ) -> Self {
         self.push(Step::new(V::action(value, value), duration, ease, target, property))
     }
 

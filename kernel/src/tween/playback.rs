@@ -11,8 +11,8 @@ use super::error::TweenError;
 use super::step::Step;
 use super::value::Action;
 use crate::event::{Event, EventQueue};
-use crate::sink::{PropertySink, PropertyValue};
 use crate::scalar::ScalarEncoding;
+use crate::sink::{PropertySink, PropertyValue};
 use crate::Scalar;
 
 /// Loop boundaries a tween crosses one by one in a single update, with every call and
@@ -104,10 +104,11 @@ impl<S: Scalar, const STEPS: usize> Playing<S, STEPS> {
 
     /// The value step `index` wrote last.
     pub(crate) fn value(&self, index: usize) -> Result<PropertyValue<S>, TweenError> {
-        let step = self.steps.get(index).filter(|_| index < self.len()).ok_or(TweenError::NoSuchStep {
-            index,
-            steps: self.len(),
-        })?;
+        let step = self
+            .steps
+            .get(index)
+            .filter(|_| index < self.len())
+            .ok_or(TweenError::NoSuchStep { index, steps: self.len() })?;
         if matches!(step.action, Action::Delay | Action::Call(_)) {
             return Err(TweenError::NotAValue { index });
         }
