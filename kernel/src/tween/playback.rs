@@ -227,7 +227,7 @@ impl<S: Scalar, const STEPS: usize> Playing<S, STEPS> {
                     self.elapsed = S::ZERO;
                     return true;
                 }
-                boundaries += 1;
+                boundaries = boundaries.saturating_add(1);
                 if boundaries >= LOOPS_SIMULATED_PER_UPDATE {
                     self.skip_whole_passes(events, bits);
                 }
