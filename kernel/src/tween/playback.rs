@@ -281,8 +281,9 @@ fn split_passes<S: Scalar>(r: S, p: S) -> (u32, S) {
     }
     if is_q16::<S>() {
         let (rb, pb) = (r.to_q16_bits().max(0), p.to_q16_bits().max(1));
-        let k = u32::try_from(rb / pb).unwrap_or(u32::MAX);
-        (k, S::from_q16_bits(rb % pb))
+        // checked_*: no panic path for the never-panic link check (rb >= 0, pb >= 1 anyway).
+        let k = u32::try_from(rb.checked_div(pb).unwrap_or(0)).unwrap_or(u32::MAX);
+        (k, S::from_q16_bits(rb.checked_rem(pb).unwrap_or(0)))
     } else {
         let rest = r.rem_euclid(p);
         // r − rest is a whole number of passes; the f64 quotient rounds to it.
