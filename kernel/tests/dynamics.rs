@@ -851,3 +851,47 @@ fn errors_display() {
     assert_eq!(DynamicsError::Duplicate { id: 7 }.to_string(), "dynamics channel 7 already exists");
     assert!(DynamicsError::InvalidFrequency.to_string().contains("frequency"));
 }
+
+/// Extreme inputs (the whole Q16.16 range, huge and tiny steps, saturating values, integrators
+/// switched mid-motion) never panic; `cargo test` runs this with overflow checks on.
+fn extreme_inputs_never_panic<S: Scalar>() {
+    let mut seed = 0x9E37_79B9u32;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed
+    };
+    let pick = |r: u32, options: &[f64]| options[r as usize % options.len()];
+    let frequencies = [1.0 / 65536.0, 0.01, 0.5, 10.0, 500.0, 30000.0];
+    let dampings = [0.0, 1e-4, 0.999, 1.0, 1.001, 2.0, 300.0, 30000.0];
+    let responses = [-30000.0, -2.0, 0.0, 2.0, 30000.0];
+    let steps = [0.0, 1.0 / 65536.0, 1.0 / 60.0, 0.5, 100.0, 32767.0];
+    let values = [-32768.0, -1000.0, 0.0, 1e-4, 1000.0, 32767.0];
+    for _ in 0..3000 {
+        let i = Integrator::ALL[next() as usize % 3];
+        let p = params::<S>(i, pick(next(), &frequencies), pick(next(), &dampings), pick(next(), &responses));
+        let mut d: Dynamics<S, 1> = Dynamics::new(p);
+        d.add(0, s(pick(next(), &values))).unwrap();
+        for _ in 0..8 {
+            match next() % 4 {
+                0 => d.set_target(0, s(pick(next(), &values))).unwrap(),
+                1 => d.set_target_with_velocity(0, s(pick(next(), &values)), s(pick(next(), &values))).unwrap(),
+                2 => d.impulse(0, s(pick(next(), &values))).unwrap(),
+                _ => d.set_params(0, p.with_integrator(Integrator::ALL[next() as usize % 3])).unwrap(),
+            }
+            d.update(s(pick(next(), &steps)));
+            let _ = (d.value(0).unwrap(), d.velocity(0).unwrap());
+        }
+    }
+}
+
+#[test]
+fn extreme_inputs_never_panic_f32() {
+    extreme_inputs_never_panic::<f32>();
+}
+
+#[test]
+fn extreme_inputs_never_panic_q16() {
+    extreme_inputs_never_panic::<Q16>();
+}
