@@ -123,15 +123,23 @@ fn bezier_float<S: Scalar>(x1: S, x2: S, y1: S, y2: S, t: S) -> S {
         let slope = three.mul(ax).mul(s).add(bx.add(bx)).mul(s).add(cx);
         let step = e.div(slope);
         let newton = s.sub(step);
-        // A NaN or infinite step (zero slope) fails the comparisons and bisects.
-        let next = if slope > S::ZERO && newton > lo && newton < hi && step.add(step).abs() <= last_step.abs() {
-            last_step = step;
-            newton
-        } else {
-            let mid = lo.add(hi).mul(S::HALF);
-            last_step = hi.sub(lo);
-            mid
-        };
+        if newton == s {
+            // The step is below the resolution of s.
+            break;
+        }
+        // Newton's step if it stays inside the bracket and at most halves the previous step, or is
+        // within a few ulps of s (the residual is then at the noise floor of x(s)); a NaN or
+        // infinite step (zero slope) fails the comparisons and bisects.
+        let small = step.abs() <= s.mul(S::EPSILON).mul(S::from_i32(4));
+        let next =
+            if slope > S::ZERO && newton > lo && newton < hi && (small || step.add(step).abs() <= last_step.abs()) {
+                last_step = step;
+                newton
+            } else {
+                let mid = lo.add(hi).mul(S::HALF);
+                last_step = hi.sub(lo);
+                mid
+            };
         if next == s {
             break;
         }
@@ -175,7 +183,9 @@ fn bezier_q16(x1: i32, y1: i32, x2: i32, y2: i32, t: i32) -> i32 {
     let mut last_step = Q28_ONE;
     for _ in 0..BEZIER_MAX_ITERATIONS {
         let e = x_of(s) - t; // |e| <= 2^28
-        if e == 0 {
+                             // x_of truncates three times, so it is at most 3 units below the exact x(s): closer than
+                             // that, Newton's steps would only follow the truncation noise.
+        if e.abs() <= 3 {
             break;
         }
         if e < 0 {
@@ -187,13 +197,17 @@ fn bezier_q16(x1: i32, y1: i32, x2: i32, y2: i32, t: i32) -> i32 {
             break;
         }
         let slope = slope_of(s);
-        // e·2^28 < 2^57; `checked_div` only guards the compiler's view: slope > 0 here.
+        // e·2^28 < 2^57; `checked_div` only guards the compiler's view: slope > 0 here. The quotient
+        // rounds towards zero.
         let step = if slope > 0 { (e << 28).checked_div(slope) } else { None };
-        let newton = step.map(|d| (s - d, d));
-        s = match newton {
-            Some((n, d)) if n > lo && n < hi && 2 * d.abs() <= last_step => {
+        s = match step {
+            // The root is less than one unit away.
+            Some(0) => break,
+            // Newton's step, if it stays inside the bracket and at most halves the previous step
+            // (a step of one unit is always taken: the residual is then at the noise floor).
+            Some(d) if s - d > lo && s - d < hi && 2 * d.abs() <= last_step.max(2) => {
                 last_step = d.abs();
-                n
+                s - d
             }
             _ => {
                 last_step = hi - lo;

@@ -229,6 +229,9 @@ trait Under: Scalar {
     const NAMED_BOUND: f64;
     /// The bound for cubic Bézier curves.
     const BEZIER_BOUND: f64;
+    /// How far a Bézier curve with non-decreasing control values may go down between two inputs:
+    /// rounding noise of one result (see [`bezier_is_total`]).
+    const BEZIER_MONOTONE_SLACK: f64;
     /// The inputs in `[0, 1]` to compare at.
     fn inputs() -> Vec<Self>;
 }
@@ -237,6 +240,7 @@ impl Under for Q16 {
     const LABEL: &'static str = "Q16.16";
     const NAMED_BOUND: f64 = 1.0 / 4096.0;
     const BEZIER_BOUND: f64 = 1.0 / 4096.0;
+    const BEZIER_MONOTONE_SLACK: f64 = 0.0;
     fn inputs() -> Vec<Self> {
         // Every Q16.16 value in [0, 1].
         (0..=65536).map(<Q16 as Scalar>::from_q16_bits).collect()
@@ -247,6 +251,7 @@ impl Under for f32 {
     const LABEL: &'static str = "f32";
     const NAMED_BOUND: f64 = 1e-6;
     const BEZIER_BOUND: f64 = 1e-5;
+    const BEZIER_MONOTONE_SLACK: f64 = f32::EPSILON as f64;
     fn inputs() -> Vec<Self> {
         let mut v: Vec<f32> = (0..=65536).map(|i| (f64::from(i) / 65536.0) as f32).collect();
         v.extend((0..4096).map(|i| ((f64::from(i) + 0.5) / 4096.0) as f32));
@@ -371,7 +376,7 @@ fn bezier_reference(x1: f64, y1: f64, x2: f64, y2: f64, t: f64) -> f64 {
 }
 
 /// CSS keywords, easings.net's CSS approximations and curves with steep or overshooting parts.
-const BEZIERS: [(&str, [f64; 4]); 11] = [
+const BEZIERS: [(&str, [f64; 4]); 14] = [
     ("ease", [0.25, 0.1, 0.25, 1.0]),
     ("ease-in", [0.42, 0.0, 1.0, 1.0]),
     ("ease-out", [0.0, 0.0, 0.58, 1.0]),
@@ -382,6 +387,10 @@ const BEZIERS: [(&str, [f64; 4]); 11] = [
     ("outBack", [0.34, 1.56, 0.64, 1.0]),
     ("inOutBack", [0.68, -0.6, 0.32, 1.6]),
     ("inExpo", [0.7, 0.0, 0.84, 0.0]),
+    ("outExpo", [0.16, 1.0, 0.3, 1.0]),
+    // Vertical tangents at an end: y grows like √x at 0 (outCirc) or like 1 - √(1 - x) at 1 (inCirc).
+    ("outCirc", [0.0, 0.55, 0.45, 1.0]),
+    ("inCirc", [0.55, 0.0, 1.0, 0.45]),
     ("flat-ends", [0.0, 1.0, 1.0, 0.0]),
 ];
 
@@ -475,4 +484,178 @@ fn monotone_curves_never_go_down_f32() {
 #[test]
 fn monotone_curves_never_go_down_q16() {
     monotone_curves_never_go_down::<Q16>();
+}
+
+fn bounce_stays_in_range<S: Under>() {
+    for name in ["InBounce", "OutBounce", "InOutBounce"] {
+        let c = curve::<S>(name);
+        for t in S::inputs() {
+            let y = ease(c, t);
+            assert!(y >= S::ZERO && y <= S::ONE, "{} {name} leaves [0, 1] at t = {t:?}: {y:?}", S::LABEL);
+        }
+    }
+}
+
+#[test]
+fn bounce_stays_in_range_f32() {
+    bounce_stays_in_range::<f32>();
+}
+
+#[test]
+fn bounce_stays_in_range_q16() {
+    bounce_stays_in_range::<Q16>();
+}
+
+/// Back and Elastic leave `[0, 1]`: In curves below 0, Out curves above 1, InOut both, by as much as
+/// the published curves do.
+fn back_and_elastic_overshoot<S: Under>() {
+    // Hand-derived: x²((c + 1)x - c) has its minimum -4c³ / (27(c + 1)²) at x = 2c / (3(c + 1)).
+    let back_min = |c: f64| -4.0 * c.powi(3) / (27.0 * (c + 1.0).powi(2));
+    // The extremes of the published Elastic curves, from the reference at every input.
+    let inputs = S::inputs();
+    let extremes = |f: &dyn Fn(f64) -> f64| {
+        inputs.iter().map(|t| f(t.to_f64())).fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)))
+    };
+    let cases: [(&str, Option<f64>, Option<f64>); 6] = [
+        ("InBack", Some(back_min(C1)), None),
+        ("OutBack", None, Some(1.0 - back_min(C1))),
+        ("InOutBack", Some(back_min(C2) / 2.0), Some(1.0 - back_min(C2) / 2.0)),
+        ("InElastic", Some(extremes(&|x| reference("InElastic", x)).0), None),
+        ("OutElastic", None, Some(extremes(&|x| reference("OutElastic", x)).1)),
+        (
+            "InOutElastic",
+            Some(extremes(&|x| reference("InOutElastic", x)).0),
+            Some(extremes(&|x| reference("InOutElastic", x)).1),
+        ),
+    ];
+    for (name, below, above) in cases {
+        let c = curve::<S>(name);
+        let (lo, hi) = inputs
+            .iter()
+            .map(|&t| ease(c, t).to_f64())
+            .fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
+        println!("{} {name:<13} range [{lo:.6}, {hi:.6}]", S::LABEL);
+        match below {
+            Some(m) => {
+                assert!(m < -0.09, "{name}: published minimum {m}");
+                assert!((lo - m).abs() <= S::NAMED_BOUND, "{} {name}: minimum {lo}, published {m}", S::LABEL);
+            }
+            None => assert!(lo >= 0.0, "{} {name} goes below 0: {lo}", S::LABEL),
+        }
+        match above {
+            Some(m) => {
+                assert!(m > 1.09, "{name}: published maximum {m}");
+                assert!((hi - m).abs() <= S::NAMED_BOUND, "{} {name}: maximum {hi}, published {m}", S::LABEL);
+            }
+            None => assert!(hi <= 1.0, "{} {name} goes above 1: {hi}", S::LABEL),
+        }
+    }
+}
+
+#[test]
+fn back_and_elastic_overshoot_f32() {
+    back_and_elastic_overshoot::<f32>();
+}
+
+#[test]
+fn back_and_elastic_overshoot_q16() {
+    back_and_elastic_overshoot::<Q16>();
+}
+
+/// Every curve (the named ones and the Bézier curves above) is exactly 0 at and before 0 and exactly
+/// 1 at and after 1.
+fn ends_are_exact<S: Under>(outside: &[S], before: &[S]) {
+    let beziers = BEZIERS.iter().map(|(_, [x1, y1, x2, y2])| {
+        Ease::Bezier(CubicBezier::new(S::from_f64(*x1), S::from_f64(*y1), S::from_f64(*x2), S::from_f64(*y2)))
+    });
+    for c in Ease::<S>::NAMED.into_iter().chain(beziers) {
+        assert_eq!(ease(c, S::ZERO), S::ZERO, "{} {c:?} at 0", S::LABEL);
+        assert_eq!(ease(c, S::ONE), S::ONE, "{} {c:?} at 1", S::LABEL);
+        for &t in before {
+            assert_eq!(ease(c, t), S::ZERO, "{} {c:?} at {t:?}", S::LABEL);
+        }
+        for &t in outside {
+            assert_eq!(ease(c, t), S::ONE, "{} {c:?} at {t:?}", S::LABEL);
+        }
+    }
+}
+
+#[test]
+fn ends_are_exact_f32() {
+    ends_are_exact::<f32>(
+        &[1.0 + f32::EPSILON, 1.5, 1e30, f32::MAX, f32::INFINITY],
+        &[-0.0, -1e-30, -0.5, f32::MIN, f32::NEG_INFINITY, f32::NAN],
+    );
+}
+
+#[test]
+fn ends_are_exact_q16() {
+    let q = <Q16 as Scalar>::from_q16_bits;
+    ends_are_exact::<Q16>(&[q(65537), q(1 << 20), q(i32::MAX)], &[q(-1), q(-(1 << 20)), q(i32::MIN)]);
+}
+
+/// Any control points: the solve terminates without overflow (the tests run with overflow checks),
+/// the result is finite and inside the convex hull of the control values `0, y1, y2, 1` (plus the
+/// bound), and where `0 <= y1 <= y2 <= 1` (so `y(s)` is non-decreasing) it never goes down as `t`
+/// grows: not at all in Q16.16, by at most one ulp of 1 in `f32` (where the curve is flat, two
+/// inputs a few ulps apart, such as the two sides of `1/2` where the `f32` solve switches to the
+/// mirrored curve, can round the other way). Control points built without `CubicBezier::new`
+/// (x outside `[0, 1]`) behave as clamped.
+fn bezier_is_total<S: Under>() {
+    let xs = [-3.0, 0.0, 1e-4, 0.1, 0.5, 0.9, 1.0 - 1e-4, 1.0, 7.0];
+    let ys = [-30000.0, -2.0, -0.5, 0.0, 0.25, 0.5, 1.0, 1.5, 3.0, 30000.0];
+    let mut ts: Vec<S> = (0..=256).map(|i| S::from_f64(f64::from(i) / 256.0)).collect();
+    ts.extend([S::EPSILON, S::ONE.sub(S::EPSILON), S::HALF.add(S::EPSILON), S::HALF.sub(S::EPSILON)]);
+    ts.sort_by(|a, b| a.partial_cmp(b).expect("no NaN"));
+    for &x1 in &xs {
+        for &x2 in &xs {
+            for &y1 in &ys {
+                for &y2 in &ys {
+                    let raw = CubicBezier {
+                        x1: S::from_f64(x1),
+                        y1: S::from_f64(y1),
+                        x2: S::from_f64(x2),
+                        y2: S::from_f64(y2),
+                    };
+                    let clamped = CubicBezier::new(raw.x1, raw.y1, raw.x2, raw.y2);
+                    let (lo, hi) = (y1.min(y2).min(0.0), y1.max(y2).max(1.0));
+                    let slack = S::BEZIER_BOUND * hi.abs().max(lo.abs());
+                    let monotone = 0.0 <= y1 && y1 <= y2 && y2 <= 1.0;
+                    let mut prev = S::ZERO;
+                    for &t in &ts {
+                        let y = raw.y_at(t);
+                        assert_eq!(y, clamped.y_at(t), "{} {raw:?} at {t:?}: clamping differs", S::LABEL);
+                        let v = y.to_f64();
+                        assert!(
+                            v.is_finite() && v >= lo - slack && v <= hi + slack,
+                            "{} {raw:?} at {t:?}: {v} outside [{lo}, {hi}]",
+                            S::LABEL
+                        );
+                        if monotone {
+                            assert!(
+                                y.to_f64() >= prev.to_f64() - S::BEZIER_MONOTONE_SLACK,
+                                "{} {raw:?} goes down at {t:?}: {y:?} after {prev:?}",
+                                S::LABEL
+                            );
+                        }
+                        prev = y;
+                    }
+                }
+            }
+        }
+    }
+    // The curve whose dx/ds vanishes in the middle (y is a cube root of x there) still solves.
+    let b = CubicBezier::new(S::ONE, S::ZERO, S::ZERO, S::ONE);
+    let mid = b.y_at(S::HALF).to_f64();
+    assert!((mid - 0.5).abs() <= S::BEZIER_BOUND, "{} (1, 0, 0, 1) at 1/2: {mid}", S::LABEL);
+}
+
+#[test]
+fn bezier_is_total_f32() {
+    bezier_is_total::<f32>();
+}
+
+#[test]
+fn bezier_is_total_q16() {
+    bezier_is_total::<Q16>();
 }
