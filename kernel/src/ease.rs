@@ -197,9 +197,23 @@ fn bezier_q16(x1: i32, y1: i32, x2: i32, y2: i32, t: i32) -> i32 {
             break;
         }
         let slope = slope_of(s);
-        // e·2^28 < 2^57; `checked_div` only guards the compiler's view: slope > 0 here. The quotient
-        // rounds towards zero.
-        let step = if slope > 0 { (e << 28).checked_div(slope) } else { None };
+        // The Newton step e·2^28 / slope (Q28, rounded towards zero). Where the slope is at least
+        // 2^-6, in 32-bit divisions (cheaper than a 64-bit one on a Cortex-M): with the slope to 14
+        // fraction bits, den in [2^8, 3·2^14], within 2^-8 of the exact slope (so each Newton step
+        // still gains at least 8 bits), and |e| <= 2^28 + 3 < 2^31, the step is
+        // (e / den)·2^14 + ((e % den)·2^14) / den with |e % den|·2^14 < 2^31. Flatter: one 64-bit
+        // division (e·2^28 < 2^57). `checked_*` only guard the compiler's view: divisors are positive.
+        let step = if slope <= 0 {
+            None
+        } else if slope >= 1 << 22 {
+            let (e, den) = (e as i32, (slope >> 14) as i32);
+            match (e.checked_div(den), e.checked_rem(den)) {
+                (Some(q), Some(r)) => (r << 14).checked_div(den).map(|f| i64::from(q) * (1 << 14) + i64::from(f)),
+                _ => None,
+            }
+        } else {
+            (e << 28).checked_div(slope)
+        };
         s = match step {
             // The root is less than one unit away.
             Some(0) => break,
@@ -498,22 +512,31 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
     }
     let one = S::ONE;
     let half = S::HALF;
+    // Closures, so that a curve computes only what it uses (with a software f32, as on a Cortex-M0,
+    // the optimiser does not remove unused float operations).
+    // Whether t is in the first half.
+    let lower = || t < half;
     // The distance to the end: exact in Q16.16, and in f32 for t >= 1/2.
-    let u = one.sub(t);
-    let lower = t < half;
+    let u = || one.sub(t);
     // An in-out curve from its lower half `f(x)` (for x in [0, 1/2]): f(t) below 1/2, 1 - f(u) above.
-    let in_out = |f: fn(S) -> S| if lower { f(t) } else { one.sub(f(u)) };
+    let in_out = |f: fn(S) -> S| if lower() { f(t) } else { one.sub(f(u())) };
     // |2t - 1|: how far from the middle, for the in-out curves written around it.
-    let w = if lower { one.sub(t.add(t)) } else { t.add(t).sub(one) };
+    let w = || if lower() { one.sub(t.add(t)) } else { t.add(t).sub(one) };
     match curve {
         Ease::Linear => t,
         Ease::Step => S::ZERO,
         Ease::InQuad => t.mul(t),
-        Ease::OutQuad => one.sub(u.mul(u)),
+        Ease::OutQuad => {
+            let u = u();
+            one.sub(u.mul(u))
+        }
         // 2x² = (2x)·x: doubling is exact, so each power costs one rounding.
         Ease::InOutQuad => in_out(|x| x.add(x).mul(x)),
         Ease::InCubic => t.mul(t).mul(t),
-        Ease::OutCubic => one.sub(u.mul(u).mul(u)),
+        Ease::OutCubic => {
+            let u = u();
+            one.sub(u.mul(u).mul(u))
+        }
         // 4x³ = (2x)²·x
         Ease::InOutCubic => in_out(|x| {
             let d = x.add(x);
@@ -524,6 +547,7 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
             q.mul(q)
         }
         Ease::OutQuart => {
+            let u = u();
             let q = u.mul(u);
             one.sub(q.mul(q))
         }
@@ -537,6 +561,7 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
             q.mul(q).mul(t)
         }
         Ease::OutQuint => {
+            let u = u();
             let q = u.mul(u);
             one.sub(q.mul(q).mul(u))
         }
@@ -558,12 +583,12 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
             s.mul(s)
         }
         // 2^(10t - 10) = 2^(-10u).
-        Ease::InExpo => S::from_i32(-10).mul(u).exp2(),
+        Ease::InExpo => S::from_i32(-10).mul(u()).exp2(),
         Ease::OutExpo => one.sub(S::from_i32(-10).mul(t).exp2()),
         // 2^(20t - 10) / 2 = 2^(-10w - 1) below 1/2, and 1 - 2^(-10w - 1) above.
         Ease::InOutExpo => {
-            let e = S::from_i32(-10).mul(w).sub(one).exp2();
-            if lower {
+            let e = S::from_i32(-10).mul(w()).sub(one).exp2();
+            if lower() {
                 e
             } else {
                 one.sub(e)
@@ -573,14 +598,14 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
         Ease::OutCirc => circ_out(t),
         // (1 - √(1 - (2t)²)) / 2 below 1/2, (1 + √(1 - (2t - 2)²)) / 2 above.
         Ease::InOutCirc => {
-            if lower {
+            if lower() {
                 circ_in(t.add(t)).mul(half)
             } else {
                 circ_out(t.add(t).sub(one)).mul(half).add(half)
             }
         }
         Ease::InBack => back_in(t, back_c1(), back_c1_plus_1()),
-        Ease::OutBack => one.sub(back_in(u, back_c1(), back_c1_plus_1())),
+        Ease::OutBack => one.sub(back_in(u(), back_c1(), back_c1_plus_1())),
         // The lower half is back_in(2x, c2) / 2 = 2x²·((c2 + 1)·2x - c2).
         Ease::InOutBack => in_out(|x| {
             let d = x.add(x);
@@ -588,7 +613,7 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
         }),
         // -2^(10t - 10)·sin((10t - 10.75)·c4) = 2^(-10u)·sin((10u + 0.75)·c4).
         Ease::InElastic => {
-            let ten_u = S::from_i32(10).mul(u);
+            let ten_u = S::from_i32(10).mul(u());
             ten_u.neg().exp2().mul(ten_u.add(S::from_ratio(3, 4)).mul(elastic_c4()).sin())
         }
         Ease::OutElastic => {
@@ -598,21 +623,21 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
         // Below 1/2: -2^(20t - 10)·sin((20t - 11.125)·c5) / 2 = 2^(-10w - 1)·sin((10w + 1.125)·c5);
         // above: 1 + 2^(-20t + 10)·sin((20t - 11.125)·c5) / 2 = 1 + 2^(-10w - 1)·sin((10w - 1.125)·c5).
         Ease::InOutElastic => {
-            let ten_w = S::from_i32(10).mul(w);
+            let ten_w = S::from_i32(10).mul(w());
             let a = ten_w.add(one).neg().exp2();
             let phase = S::from_ratio(9, 8);
-            if lower {
+            if lower() {
                 a.mul(ten_w.add(phase).mul(elastic_c5()).sin())
             } else {
                 a.mul(ten_w.sub(phase).mul(elastic_c5()).sin()).add(one)
             }
         }
-        Ease::InBounce => one.sub(bounce_out(u)),
+        Ease::InBounce => one.sub(bounce_out(u())),
         Ease::OutBounce => bounce_out(t),
         // (1 ∓ bounce_out(w)) / 2.
         Ease::InOutBounce => {
-            let b = bounce_out(w).mul(half);
-            if lower {
+            let b = bounce_out(w()).mul(half);
+            if lower() {
                 half.sub(b)
             } else {
                 half.add(b)
