@@ -4,10 +4,14 @@
 //! exactly 0 at `t <= 0` and exactly 1 at `t >= 1`, and in between follows the published formulas
 //! (easings.net). Back and Elastic overshoot: their results leave `[0, 1]` in between.
 //!
-//! Names parse the way the sources spell them ([`Ease::parse`]): `"InOutSine"`, `"inOutSine"`,
-//! `"easeInOutSine"`, `"ease_in_out_sine"`, `"Sine.easeInOut"`, `"sineInOut"` are all
-//! [`Ease::InOutSine`]; `"linear"`, `"step"`/`"stepped"`/`"constant"`, the CSS keywords `"ease"`,
-//! `"ease-in"`, `"ease-out"`, `"ease-in-out"` and `"cubic-bezier(x1, y1, x2, y2)"` are understood too.
+//! Names parse the way the sources spell them ([`Ease::parse`]), ignoring case, `_`, `-`, `.` and
+//! spaces: `"InOutSine"` (Odin, DOTween, LitMotion), `"inOutSine"`, `"easeInOutSine"` (easings.net,
+//! LeanTween, iTween), `"ease_in_out_sine"`, `"Sine.easeInOut"` (Phaser, Tweener), `"sineInOut"`
+//! (CreateJS), `"Sinusoidal.InOut"` (tween.js) and `"Sine_In_Out"` are all [`Ease::InOutSine`];
+//! tween.js' and Odin `core:math/ease`'s long family names (`Quadratic`, `Quartic`, `Quintic`,
+//! `Sinusoidal`, `Exponential`, `Circular`) are understood; `"linear"` (also `"Linear.None"`,
+//! `"Linear.easeNone"`), `"step"`/`"stepped"` (Spine)/`"constant"`, the CSS keywords `"ease"`,
+//! `"ease-in"`, `"ease-out"`, `"ease-in-out"` and `"cubic-bezier(x1, y1, x2, y2)"` too.
 //!
 //! ```
 //! use ossicle::ease::{ease, Ease};
@@ -335,11 +339,31 @@ impl fmt::Display for UnknownEase {
             }
             f.write_str(n)?;
         }
-        f.write_str(" (also spelled easeInOutSine, inOutSine, in_out_sine, Sine.easeInOut), the CSS keywords ease, ease-in, ease-out, ease-in-out, and cubic-bezier(x1, y1, x2, y2)")
+        f.write_str(" (also spelled easeInOutSine, inOutSine, in_out_sine, Sine.easeInOut, sineInOut, Sinusoidal.InOut), the CSS keywords ease, ease-in, ease-out, ease-in-out, and cubic-bezier(x1, y1, x2, y2)")
     }
 }
 
-const FAMILIES: [&str; 10] = ["quad", "cubic", "quart", "quint", "sine", "expo", "circ", "back", "elastic", "bounce"];
+/// Every spelling of a Penner family (lower case) and the family's index in [`NAMES`] order (quad,
+/// cubic, quart, quint, sine, expo, circ, back, elastic, bounce).
+const FAMILY_SPELLINGS: [(&str, usize); 16] = [
+    ("quad", 0),
+    ("cubic", 1),
+    ("quart", 2),
+    ("quint", 3),
+    ("sine", 4),
+    ("expo", 5),
+    ("circ", 6),
+    ("back", 7),
+    ("elastic", 8),
+    ("bounce", 9),
+    // tween.js ("Quadratic.InOut") and Odin's core:math/ease ("Quadratic_In_Out").
+    ("quadratic", 0),
+    ("quartic", 2),
+    ("quintic", 3),
+    ("sinusoidal", 4),
+    ("exponential", 5),
+    ("circular", 6),
+];
 
 impl<S: Scalar> Ease<S> {
     /// The named curves, in the order of [`NAMES`].
@@ -417,7 +441,8 @@ impl<S: Scalar> Ease<S> {
             Ok(Ease::Bezier(CubicBezier::new(S::from_f32(x1), S::from_f32(y1), S::from_f32(x2), S::from_f32(y2))))
         };
         match norm {
-            "linear" | "none" => return Ok(Ease::Linear),
+            // "Linear.None" (tween.js), "Linear.easeNone" / "easeNone" (GSAP 2), "easeLinear".
+            "linear" | "none" | "linearnone" | "lineareasenone" | "easenone" | "easelinear" => return Ok(Ease::Linear),
             "step" | "steps" | "stepped" | "constant" | "hold" => return Ok(Ease::Step),
             "ease" => return css(0.25, 0.1, 0.25, 1.0),
             "easein" => return css(0.42, 0.0, 1.0, 1.0),
@@ -427,14 +452,7 @@ impl<S: Scalar> Ease<S> {
         }
         // Drop a leading "ease" ("easeInOutSine") or an inner one ("sineeaseinout").
         let rest = norm.strip_prefix("ease").unwrap_or(norm);
-        let (direction, family) = split_direction_family(rest).ok_or(UnknownEase)?;
-        let f = FAMILIES.iter().position(|&x| x == family).ok_or(UnknownEase)?;
-        let d = match direction {
-            "in" => 0,
-            "out" => 1,
-            "inout" => 2,
-            _ => return Err(UnknownEase),
-        };
+        let (d, f) = split_direction_family(rest).ok_or(UnknownEase)?;
         Self::NAMED.get(2 + 3 * f + d).copied().ok_or(UnknownEase)
     }
 }
@@ -448,22 +466,28 @@ fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
     }
 }
 
-/// `(direction, family)` from "inoutsine" or "sineinout" (an "ease" between them already removed
-/// or removed here: "sineeaseinout").
-fn split_direction_family(s: &str) -> Option<(&str, &str)> {
-    for dir in ["inout", "in", "out"] {
-        if let Some(family) = s.strip_prefix(dir) {
-            if FAMILIES.contains(&family) {
-                return Some((dir, family));
-            }
+/// The family index in [`FAMILY_SPELLINGS`] of a lower-case family name.
+fn family_index(name: &str) -> Option<usize> {
+    FAMILY_SPELLINGS.iter().find(|(spelling, _)| *spelling == name).map(|(_, f)| *f)
+}
+
+/// `(direction, family)` indices (direction: in 0, out 1, in-out 2) from "inoutsine" or "sineinout"
+/// (an "ease" between them already removed or removed here: "sineeaseinout").
+fn split_direction_family(s: &str) -> Option<(usize, usize)> {
+    for (dir, d) in [("inout", 2), ("in", 0), ("out", 1)] {
+        if let Some(f) = s.strip_prefix(dir).and_then(family_index) {
+            return Some((d, f));
         }
     }
-    for family in FAMILIES {
+    for (family, f) in FAMILY_SPELLINGS {
         if let Some(dir) = s.strip_prefix(family) {
-            let dir = dir.strip_prefix("ease").unwrap_or(dir);
-            if matches!(dir, "in" | "out" | "inout") {
-                return Some((dir, family));
-            }
+            let d = match dir.strip_prefix("ease").unwrap_or(dir) {
+                "in" => 0,
+                "out" => 1,
+                "inout" => 2,
+                _ => continue,
+            };
+            return Some((d, f));
         }
     }
     None
@@ -518,8 +542,6 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
     let lower = || t < half;
     // The distance to the end: exact in Q16.16, and in f32 for t >= 1/2.
     let u = || one.sub(t);
-    // An in-out curve from its lower half `f(x)` (for x in [0, 1/2]): f(t) below 1/2, 1 - f(u) above.
-    let in_out = |f: fn(S) -> S| if lower() { f(t) } else { one.sub(f(u())) };
     // |2t - 1|: how far from the middle, for the in-out curves written around it.
     let w = || if lower() { one.sub(t.add(t)) } else { t.add(t).sub(one) };
     match curve {
@@ -531,14 +553,14 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
             one.sub(u.mul(u))
         }
         // 2x² = (2x)·x: doubling is exact, so each power costs one rounding.
-        Ease::InOutQuad => in_out(|x| x.add(x).mul(x)),
+        Ease::InOutQuad => in_out(t, |x| x.add(x).mul(x)),
         Ease::InCubic => t.mul(t).mul(t),
         Ease::OutCubic => {
             let u = u();
             one.sub(u.mul(u).mul(u))
         }
         // 4x³ = (2x)²·x
-        Ease::InOutCubic => in_out(|x| {
+        Ease::InOutCubic => in_out(t, |x| {
             let d = x.add(x);
             d.mul(d).mul(x)
         }),
@@ -552,7 +574,7 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
             one.sub(q.mul(q))
         }
         // 8x⁴ = 2·(2x²)²
-        Ease::InOutQuart => in_out(|x| {
+        Ease::InOutQuart => in_out(t, |x| {
             let a = x.add(x).mul(x);
             a.add(a).mul(a)
         }),
@@ -566,7 +588,7 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
             one.sub(q.mul(q).mul(u))
         }
         // 16x⁵ = 2·(2x²)²·(2x)
-        Ease::InOutQuint => in_out(|x| {
+        Ease::InOutQuint => in_out(t, |x| {
             let d = x.add(x);
             let a = d.mul(x);
             a.add(a).mul(a).mul(d)
@@ -607,7 +629,7 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
         Ease::InBack => back_in(t, back_c1(), back_c1_plus_1()),
         Ease::OutBack => one.sub(back_in(u(), back_c1(), back_c1_plus_1())),
         // The lower half is back_in(2x, c2) / 2 = 2x²·((c2 + 1)·2x - c2).
-        Ease::InOutBack => in_out(|x| {
+        Ease::InOutBack => in_out(t, |x| {
             let d = x.add(x);
             d.mul(x).mul(back_c2_plus_1::<S>().mul(d).sub(back_c2()))
         }),
@@ -644,6 +666,17 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
             }
         }
         Ease::Bezier(b) => b.y_at(t),
+    }
+}
+
+/// An in-out curve from its lower half `f(x)` (for `x` in `[0, 1/2]`): `f(t)` below 1/2, `1 - f(u)`
+/// with `u = 1 - t` (exact) above.
+#[inline(always)]
+fn in_out<S: Scalar>(t: S, f: impl Fn(S) -> S) -> S {
+    if t < S::HALF {
+        f(t)
+    } else {
+        S::ONE.sub(f(S::ONE.sub(t)))
     }
 }
 
@@ -770,6 +803,31 @@ mod tests {
         ] {
             assert_eq!(Ease::<f32>::parse(spelling), Ok(Ease::InOutSine), "{spelling}");
         }
+        // DragonBones/EVEngine/Odin/DOTween/CreateJS/Phaser/tween.js/GSAP 2 spellings.
+        for (spelling, curve) in [
+            ("quadInOut", Ease::InOutQuad),
+            ("QuadInOut", Ease::InOutQuad),
+            ("Quad.easeOut", Ease::OutQuad),
+            ("easeOutBounce", Ease::OutBounce),
+            ("Linear", Ease::Linear),
+            ("linear", Ease::Linear),
+            ("Linear.None", Ease::Linear),
+            ("Linear.easeNone", Ease::Linear),
+            ("Quadratic.InOut", Ease::InOutQuad),
+            ("Quadratic_In_Out", Ease::InOutQuad),
+            ("Cubic_In", Ease::InCubic),
+            ("Quartic.Out", Ease::OutQuart),
+            ("Quintic_In_Out", Ease::InOutQuint),
+            ("Sinusoidal.In", Ease::InSine),
+            ("Exponential.Out", Ease::OutExpo),
+            ("Circular.InOut", Ease::InOutCirc),
+            ("Elastic.easeIn", Ease::InElastic),
+            ("backOut", Ease::OutBack),
+            ("inOutExponential", Ease::InOutExpo),
+            ("  OutCirc  ", Ease::OutCirc),
+        ] {
+            assert_eq!(Ease::<f32>::parse(spelling), Ok(curve), "{spelling}");
+        }
         assert_eq!(Ease::<f32>::parse("outQuad"), Ok(Ease::OutQuad));
         assert_eq!(Ease::<f32>::parse("easeInOutCubic"), Ok(Ease::InOutCubic));
         assert_eq!(Ease::<f32>::parse("stepped"), Ok(Ease::Step));
@@ -789,6 +847,14 @@ mod tests {
             "inout",
             "sine",
             "ease in out sine and more words than fit",
+            "quadra.InOut",
+            "Quadratic",
+            "InOutQuadratics",
+            "in out",
+            "InOut\u{e9}Sine",
+            "cubic-bezier(0, 0, 1, NaN)",
+            "cubic-bezier(0, 0, 1, inf)",
+            "cubic-bezier 0, 0, 1, 1",
         ] {
             assert_eq!(Ease::<f32>::parse(bad), Err(UnknownEase), "{bad:?}");
         }
