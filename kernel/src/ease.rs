@@ -13,6 +13,44 @@
 //! `"Linear.easeNone"`), `"step"`/`"stepped"` (Spine)/`"constant"`, the CSS keywords `"ease"`,
 //! `"ease-in"`, `"ease-out"`, `"ease-in-out"` and `"cubic-bezier(x1, y1, x2, y2)"` too.
 //!
+//! # Accuracy
+//!
+//! `kernel/tests/ease_accuracy.rs` compares every curve with the easings.net formulas written out
+//! independently in `f64` (Bézier curves: with an `f64` bisection), evaluated at the exact value of
+//! the input, at every Q16.16 input in `[0, 1]` and at about 390 000 `f32` inputs (a dense grid,
+//! windows of ulps around every breakpoint, values near 0 and 1). It asserts `1e-6` in `f32` and
+//! `2^-12` (16 steps of `2^-16`) in Q16.16 for the named curves, `1e-5` and `2^-12` for the
+//! Bézier curves (see [`CubicBezier::y_at`]). Measured maximum absolute errors (`f32`, and Q16.16
+//! in steps of `2^-16`; 0.5 is what rounding the exact value gives):
+//!
+//! | curve | f32 | Q16.16 | | curve | f32 | Q16.16 |
+//! |---|---:|---:|---|---|---:|---:|
+//! | Linear | 0 | 0 | | InOutSine | 1.5e-7 | 1.96 |
+//! | Step | 0 | 0 | | InExpo | 3.0e-8 | 0.50 |
+//! | InQuad | 3.0e-8 | 0.50 | | OutExpo | 6.4e-8 | 0.50 |
+//! | OutQuad | 8.8e-8 | 0.50 | | InOutExpo | 4.5e-8 | 0.50 |
+//! | InOutQuad | 4.5e-8 | 0.50 | | InCirc | 5.4e-8 | 3.78 |
+//! | InCubic | 5.9e-8 | 0.97 | | OutCirc | 5.3e-8 | 3.78 |
+//! | OutCubic | 1.4e-7 | 0.97 | | InOutCirc | 5.6e-8 | 2.39 |
+//! | InOutCubic | 5.9e-8 | 0.74 | | InBack | 1.7e-7 | 1.42 |
+//! | InQuart | 8.9e-8 | 1.44 | | OutBack | 2.9e-7 | 1.42 |
+//! | OutQuart | 2.0e-7 | 1.44 | | InOutBack | 1.1e-7 | 1.71 |
+//! | InOutQuart | 7.3e-8 | 1.42 | | InElastic | 1.6e-7 | 1.42 |
+//! | InQuint | 1.1e-7 | 1.76 | | OutElastic | 1.6e-7 | 1.46 |
+//! | OutQuint | 2.5e-7 | 1.76 | | InOutElastic | 1.2e-7 | 1.26 |
+//! | InOutQuint | 8.1e-8 | 1.74 | | InBounce | 1.7e-7 | 0.53 |
+//! | InSine | 2.1e-7 | 3.12 | | OutBounce | 9.4e-8 | 0.53 |
+//! | OutSine | 7.5e-8 | 1.02 | | InOutBounce | 8.9e-8 | 0.77 |
+//!
+//! Cubic Bézier curves (control points as stored in each type): the CSS keywords `ease`, `ease-in`,
+//! `ease-out`, `ease-in-out`, and `(0.3, -0.5, 0.7, 1.5)`, `(0.34, 1.56, 0.64, 1)`,
+//! `(0.68, -0.6, 0.32, 1.6)`, `(0.7, 0, 0.84, 0)`, `(0.16, 1, 0.3, 1)`, `(0, 0.55, 0.45, 1)`,
+//! `(0.55, 0, 1, 0.45)`, `(0, 1, 1, 0)`: `f32` at most 3.7e-7, Q16.16 at most 0.52 steps; the
+//! steep `(0.9, 0, 0.1, 1)` (`dy/dx` = 10 in the middle): `f32` 8.6e-7, Q16.16 0.50 steps.
+//!
+//! The curves without overshoot (Linear, Step, Quad to Circ) never go down in either type, also
+//! after rounding (tested over the same inputs), and Bounce stays in `[0, 1]`.
+//!
 //! ```
 //! use ossicle::ease::{ease, Ease};
 //! assert_eq!(ease(Ease::InQuad, 0.5f32), 0.25);
@@ -55,23 +93,29 @@ impl<S: Scalar> CubicBezier<S> {
     /// bisection (every step stays inside a bracket of the root, and a step that does not at least
     /// halve the previous one is replaced by a bisection), which converges for any control points
     /// (`x(s)` is non-decreasing when `x1`, `x2` are in `[0, 1]`; they are clamped here too, so a
-    /// curve built without [`CubicBezier::new`] is handled alike) and stops after at most
-    /// 64 iterations; typical CSS curves need 3 to 5.
+    /// curve built without [`CubicBezier::new`] is handled alike), stops once the residual is at
+    /// the noise floor of `x(s)`, and never runs more than 64 iterations; typical CSS curves need 3
+    /// to 5. Nothing in it can panic or overflow, for any control points and any `t`.
     ///
-    /// - Q16.16 solves in integers with 28 fraction bits, so the error comes from the final rounding
-    ///   and from how steep the curve is: within `2^-12` of the exact curve (through the control
-    ///   points as stored) wherever `|dy/dx|` stays below about `2^15`, measured at most 0.6 steps
-    ///   of `2^-16` on the curves of `kernel/tests/ease_accuracy.rs`. Bit-identical on every
-    ///   target.
+    /// - Q16.16 solves in integers (`s` and `x` with 28 fraction bits, exact coefficients), so the
+    ///   result is the exact curve's value (through the control points as stored) rounded, plus
+    ///   `|dy/dx|` times an `x` error of a few `2^-28`: within `2^-12` wherever `|dy/dx| <= 2^13`
+    ///   and `|y1|`, `|y2| <= 256`; measured at most 0.52 steps of `2^-16` on the curves of the
+    ///   module docs. Bit-identical on every target.
     /// - `f32` solves in `f32`, from the end nearer to `t` (by the curve's point symmetry, so that
     ///   curves with a vertical tangent at an end, like `cubic-bezier(0, 0.55, 0.45, 1)`, are solved
-    ///   in the variable that is small there). Within `1e-5` on the test's curves (measured up to
-    ///   ...): looser than the `1e-6` of the named curves because `x(s)` is only known to a
-    ///   few ulps, and the error in `s` is that divided by `dx/ds`, multiplied by `dy/ds`.
+    ///   in the variable that is small there). `x(s)` is known to a few ulps, and the error of `y`
+    ///   is that times `|dy/dx|` plus the rounding of `y`: measured at most 8.6e-7 (on
+    ///   `(0.9, 0, 0.1, 1)`, where `dy/dx` reaches 10), and `kernel/tests/ease_accuracy.rs` asserts
+    ///   `1e-5`, which leaves room for curves ten times steeper than that.
     ///
     /// Where `dx/ds` vanishes inside the curve (`x1 = 1, x2 = 0` at its middle) `y` is a cube root
-    /// of `x` there, and no bound on `dy/dx` holds: the result is still within the curve's range
-    /// and the solve still terminates.
+    /// of `x` there, and no bound on `dy/dx` holds: the result is still within the convex hull of
+    /// the control values and the solve still terminates.
+    ///
+    /// Cost: a Newton iteration is about 5 multiplications (and in Q16.16 two 32-bit divisions near
+    /// the root, one 64-bit division further away); measured over a grid of 4.8 million
+    /// (control points, `t`) pairs, Q16.16 takes 4.4 iterations on average and at most 17.
     pub fn y_at(&self, t: S) -> S {
         let (x1, x2) = (self.x1.clamp01(), self.x2.clamp01());
         let t = t.clamp01();
@@ -531,6 +575,7 @@ pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
         return S::ONE;
     }
     // NaN (f32) compares false both ways: treat it as the start.
+    #[allow(clippy::eq_op)] // `t != t` is true only for NaN
     if t != t {
         return S::ZERO;
     }
