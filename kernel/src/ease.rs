@@ -214,8 +214,9 @@ fn bezier_q16(x1: i32, y1: i32, x2: i32, y2: i32, t: i32) -> i32 {
     let cx = 3 * x1;
     let bx = 3 * (x2 - x1) - cx;
     let ax = (1 << 16) - cx - bx;
-    // x(s) in Q28: |a·s| < 2^46; the bracket |a·s + b| <= 8·2^28, times s < 2^60; then + c stays
-    // below 11·2^28, times s < 2^62.
+    // x(s) in Q28: |a·s| < 2^46; a·s + b = s + 3·x2·(1 - s) - 3·x1·(2 - s) is within ±6 (±6·2^28),
+    // times s < 2^59; (a·s + b)·s + c = s² + 3·x2·s·(1 - s) + 3·x1·(1 - s)² is in [0, 4], times
+    // s < 2^61.
     let x_of = |s: i64| {
         let v = ((ax * s) >> 16) + (bx << 12);
         let v = ((v * s) >> 28) + (cx << 12);
@@ -230,9 +231,9 @@ fn bezier_q16(x1: i32, y1: i32, x2: i32, y2: i32, t: i32) -> i32 {
     let mut s = t;
     let mut last_step = Q28_ONE;
     for _ in 0..BEZIER_MAX_ITERATIONS {
-        let e = x_of(s) - t; // |e| <= 2^28
-                             // x_of truncates three times, so it is at most 3 units below the exact x(s): closer than
-                             // that, Newton's steps would only follow the truncation noise.
+        // |e| <= 2^28 + 3. x_of truncates three times, so it is at most 3 units below the exact
+        // x(s): closer than that, Newton's steps would only follow the truncation noise.
+        let e = x_of(s) - t;
         if e.abs() <= 3 {
             break;
         }
