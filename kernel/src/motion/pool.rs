@@ -209,7 +209,7 @@ impl<S: Scalar, const N: usize> MotionPool<S, N> {
         sink: &mut P,
         events: &mut EventQueue<E>,
     ) {
-        if !(dt > S::ZERO) {
+        if dt.partial_cmp(&S::ZERO) != Some(core::cmp::Ordering::Greater) {
             return;
         }
         self.pool.retain(|handle, m| {

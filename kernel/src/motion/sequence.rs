@@ -380,7 +380,7 @@ impl<S: Scalar, const N: usize, const ITEMS: usize> SequencePool<S, N, ITEMS> {
         sink: &mut P,
         events: &mut EventQueue<E>,
     ) {
-        if !(dt > S::ZERO) {
+        if dt.partial_cmp(&S::ZERO) != Some(core::cmp::Ordering::Greater) {
             return;
         }
         self.pool.retain(|handle, s| {
