@@ -59,9 +59,9 @@ pub type MotionHandle<S> = Handle<RunningMotion<S>>;
 /// **Cost of an update**, per running motion: one addition and a comparison to advance the clock,
 /// one product for the progress (the reciprocal of the duration is precomputed), the ease, the
 /// interpolation and the sink call. No division, except at a loop boundary (one remainder,
-/// whatever the number of passes crossed). At most [`MAX_LOOP_EVENTS_PER_UPDATE`]
-/// (super::MAX_LOOP_EVENTS_PER_UPDATE) `MotionLooped` events per motion and update (the last
-/// ones); in Q16.16 one update counts at most 32767 passes.
+/// whatever the number of passes crossed). At most
+/// [`MAX_LOOP_EVENTS_PER_UPDATE`](super::MAX_LOOP_EVENTS_PER_UPDATE) `MotionLooped` events per
+/// motion and update (the last ones); in Q16.16 one update counts at most 32767 passes.
 ///
 /// **Memory** (f32 and Q16.16 alike): 104 bytes per motion — a [`RunningMotion`] (100 bytes: the
 /// 92-byte [`Motion`] and its clock) and the slot's generation — plus 12 bytes per pool

@@ -1,38 +1,5 @@
 //! Sequences: motions scheduled by time, built by value ([`Sequence`]) and run in a
 //! [`SequencePool`].
-//!
-//! # Timeline
-//!
-//! Each item is a [`Motion`] placed at a start time; it occupies `[start + delay, start + delay +
-//! passes × duration]` (its own delay shifts it, its own finite loops lengthen it; a motion that
-//! loops forever is refused).
-//!
-//! - [`append`](Sequence::append) places a motion at the [`cursor`](Sequence::cursor) and moves the
-//!   cursor to its end;
-//! - [`join`](Sequence::join) places a motion at the start of the last appended item (or interval),
-//!   so both run together; the cursor moves to the later of the two ends;
-//! - [`insert`](Sequence::insert) places a motion at an absolute time; the cursor does not move;
-//! - [`append_interval`](Sequence::append_interval) moves the cursor (an empty item: a following
-//!   `join` starts where the interval started, as in DOTween);
-//! - [`duration`](Sequence::duration) is the cursor or the end of the latest item, whichever is later.
-//!
-//! # Playing
-//!
-//! An update moves the sequence's time from `t₀` to `t₁` and renders every item whose interval
-//! meets `[t₀, t₁]`, at its own time `t₁ − start` clamped to its interval, in order of start time
-//! (latest first when playing backwards). So an item that was passed gets exactly its end value,
-//! an item not yet reached is not touched, and when two items animate the same property the later
-//! one wins (the earlier one, when playing backwards). Items' own events are not reported: the
-//! sequence emits `MotionLooped`, `MotionCompleted` and `MotionCancelled` with its handle's bits,
-//! tagged [`SEQUENCE_POOL_TAG`] by default (a [`MotionPool`](super::MotionPool)'s are tagged
-//! [`MOTION_POOL_TAG`](super::MOTION_POOL_TAG)).
-//!
-//! Loops ([`Sequence::loops`], counted like motions': passes in total, negative for forever):
-//! [`SequenceLoopMode::Restart`] plays every pass forwards and, at the start of every pass after the
-//! first, rewinds all items to their start values (latest first); [`SequenceLoopMode::Yoyo`] plays
-//! odd passes backwards. An update that spans several passes renders at most the end of the
-//! current pass, one whole pass (the one before the pass it lands in, when that is not the current
-//! one) and the start of the landing pass: bounded work whatever `dt` is.
 
 use heapless::Vec;
 
@@ -66,7 +33,42 @@ impl<S: Scalar> Item<S> {
 }
 
 /// Motions scheduled by time, with at most `ITEMS` items, stored inline; build it, then start it
-/// in a [`SequencePool`]. See [the module documentation](self) for the timeline rules.
+/// in a [`SequencePool`].
+///
+/// # Timeline
+///
+/// Each item is a [`Motion`] placed at a start time; it occupies `[start + delay, start + delay +
+/// passes × duration]` (its own delay shifts it, its own finite loops lengthen it; a motion that
+/// loops forever is refused).
+///
+/// - [`append`](Sequence::append) places a motion at the [`cursor`](Sequence::cursor) and moves the
+///   cursor to its end;
+/// - [`join`](Sequence::join) places a motion at the start of the last appended item (or interval),
+///   so both run together; the cursor moves to the later of the two ends;
+/// - [`insert`](Sequence::insert) places a motion at an absolute time; the cursor does not move;
+/// - [`append_interval`](Sequence::append_interval) moves the cursor (an empty item: a following
+///   `join` starts where the interval started, as in DOTween);
+/// - [`duration`](Sequence::duration) is the cursor or the end of the latest item, whichever is later.
+///
+/// # Playing
+///
+/// An update moves the sequence's time from `t₀` to `t₁` and renders every item whose interval
+/// meets `[t₀, t₁]`, at its own time `t₁ − start` clamped to its interval, in order of start time
+/// (latest first when playing backwards). So an item that was passed gets exactly its end value,
+/// an item not yet reached is not touched, and when two items animate the same property the one
+/// that starts later wins (the one that starts earlier, when playing backwards). Items' own events are not reported: the
+/// sequence emits `MotionLooped`, `MotionCompleted` and `MotionCancelled` with its handle's bits,
+/// tagged [`SEQUENCE_POOL_TAG`] by default (a [`MotionPool`](super::MotionPool)'s are tagged
+/// [`MOTION_POOL_TAG`](super::MOTION_POOL_TAG)).
+///
+/// Loops ([`Sequence::loops`], counted like motions': passes in total, negative for forever):
+/// [`SequenceLoopMode::Restart`] plays every pass forwards and, at the start of every pass after the
+/// first, rewinds all items to their start values (latest first); [`SequenceLoopMode::Yoyo`] plays
+/// odd passes backwards. An update that spans several passes renders at most the end of the
+/// current pass, one whole pass (the one before the pass it lands in, when that is not the current
+/// one) and the start of the landing pass: bounded work whatever `dt` is.
+///
+/// # Memory
 ///
 /// Memory (f32 and Q16.16 alike): 100 bytes per item (a 92-byte [`Motion`], its start and length)
 /// plus at most 36 bytes for the cursor, duration, loop settings, item count and padding.
@@ -122,8 +124,13 @@ impl<S: Scalar, const ITEMS: usize> Sequence<S, ITEMS> {
         let start = at.add(motion.start_delay());
         let item = Item { start, length, motion };
         let end = item.end();
-        let index = self.items.iter().position(|i| i.start > start).unwrap_or(self.items.len());
-        self.items.insert(index, item).map_err(|_| MotionError::SequenceFull { capacity: ITEMS })?;
+        // Insert before the first item that starts later, by swapping the new item along the tail
+        // and pushing the last one (no index that could be out of bounds).
+        let mut carried = item;
+        for slot in self.items.iter_mut().skip_while(|i| i.start <= start) {
+            core::mem::swap(slot, &mut carried);
+        }
+        self.items.push(carried).map_err(|_| MotionError::SequenceFull { capacity: ITEMS })?;
         self.duration = self.duration.max(end);
         Ok(end)
     }
@@ -276,7 +283,7 @@ pub type SequenceHandle<S, const ITEMS: usize> = Handle<RunningSequence<S, ITEMS
 /// Up to `N` running sequences of at most `ITEMS` items each, stored inline (no allocation).
 ///
 /// [`start`](Self::start) takes a [`Sequence`] by value; [`update`](Self::update) plays every
-/// sequence by `dt`, writing its bound items through the sink (see [the rules](self)) and emitting
+/// sequence by `dt`, writing its bound items through the sink (see [`Sequence`] for the rules) and emitting
 /// `MotionLooped` / `MotionCompleted` with the sequence's handle bits; [`complete`](Self::complete)
 /// renders every item at its final value (the end of the last pass: with Yoyo and an even count,
 /// the start values) and emits `MotionCompleted`; [`cancel`](Self::cancel) stops every item where

@@ -86,12 +86,14 @@ enum Kind<S> {
 /// use ossicle::sink::{property, PropertyValue};
 /// let m = Motion::float(0.0f32, 200.0, 0.5)
 ///     .ease(Ease::OutQuad)
-///     .delay(0.1)
+///     .delay(0.125)
 ///     .loops(2, LoopMode::Yoyo)
 ///     .bind(7, property::POSITION_X);
-/// // Sampled directly at 0.1 + 0.25 s (half of the first pass): OutQuad(½) = ¾.
-/// assert_eq!(m.value_at(0.35), PropertyValue::Float(150.0));
-/// assert_eq!(m.total_duration(), Some(1.1));
+/// // Sampled directly at 0.125 + 0.25 s (half of the first pass): OutQuad(½) = ¾.
+/// assert_eq!(m.value_at(0.375), PropertyValue::Float(150.0));
+/// // In the second (backward) pass, 0.375 s in: OutQuad(1 − ¾) = 7/16.
+/// assert_eq!(m.value_at(0.125 + 0.5 + 0.375), PropertyValue::Float(87.5));
+/// assert_eq!(m.total_duration(), Some(1.125));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Motion<S> {
@@ -146,7 +148,8 @@ impl<S: Scalar> Motion<S> {
     }
 
     /// A rotation from `from` to `to` over `duration` seconds, along the shortest arc (both are
-    /// normalised).
+    /// normalised). With [`LoopMode::Incremental`], passes after the first also compute the axis and
+    /// angle of the step rotation on every update (an `acos` and a square root more).
     pub fn quat(from: Quat<S>, to: Quat<S>, duration: S) -> Self {
         let from = from.normalize();
         let to = to.normalize();
@@ -312,7 +315,9 @@ impl<S: Scalar> Motion<S> {
 
     /// The value `elapsed` seconds after the motion started (delay included): the start value
     /// during the delay, the final value (the end of the last pass) from the total duration on. For
-    /// a motion that loops forever the passes go on.
+    /// a motion that loops forever the passes go on (in Q16.16, for up to 32767 passes: `elapsed`
+    /// itself cannot exceed 32767 s; a [`MotionPool`](super::MotionPool) keeps no total time and
+    /// has no such limit).
     pub fn value_at(&self, elapsed: S) -> PropertyValue<S> {
         self.sample_active(elapsed.sub(self.delay))
     }

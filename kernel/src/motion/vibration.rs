@@ -51,7 +51,7 @@ const TAU_LOG2_E: f64 = 9.064_720_283_654_388;
 /// use ossicle::motion::ShakeNoise;
 /// let n = ShakeNoise::new(7);
 /// let a: f32 = n.unit(3, 0);
-/// assert_eq!(a, n.unit(3, 0));
+/// assert_eq!(a, n.unit::<f32>(3, 0));
 /// assert!((-1.0..1.0).contains(&a));
 /// assert_ne!(a, ShakeNoise::new(8).unit::<f32>(3, 0));
 /// ```
