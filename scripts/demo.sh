@@ -10,3 +10,5 @@ $bin/ossicle build samples/foundation.json -o target/demo/foundation.q16.osb --s
 $bin/ossicle build samples/foundation.json -o target/demo/foundation.f32.osb --scalar f32
 $bin/ossicle inspect target/demo/foundation.q16.osb
 $bin/foundation target/demo/foundation.q16.osb target/demo/foundation.f32.osb
+# Tweens and motions: a UI slide-in, a coin pop and a screen shake, as PNG frames.
+$bin/tweens target/demo/tweens
