@@ -14,7 +14,7 @@ use ossicle::math::Vec2;
 use ossicle::pool::PoolError;
 use ossicle::sink::property::{POSITION, POSITION_X, POSITION_Y, SCALE_X, TINT};
 use ossicle::sink::{NullSink, PropertyId, PropertySink, PropertyValue, TargetId};
-use ossicle::tween::{lerp_rgba8, Tween, TweenError, TweenHandle, TweenPool, LOOPS_SIMULATED_PER_UPDATE};
+use ossicle::tween::{lerp_rgba8, Tween, TweenError, TweenHandle, TweenPool, LOOPS_SIMULATED_PER_UPDATE, TWEEN_POOL_TAG};
 use ossicle::{Scalar, Q16};
 
 /// Per-type tolerance for values that both types compute exactly up to the last rounding.
@@ -464,7 +464,7 @@ fn stale_handles_after_completion_and_kill<S: Tol>() {
     // A handle from another pool (another tag) is refused.
     let mut foreign: TweenPool<S, 1, 1> = TweenPool::new();
     let f = foreign.start(&Tween::new().delay(v(1.0)), 0).unwrap();
-    assert_eq!(pool.kill(f), Err(TweenError::Handle(PoolError::Foreign { expected: 5, found: 0 })));
+    assert_eq!(pool.kill(f), Err(TweenError::Handle(PoolError::Foreign { expected: 5, found: TWEEN_POOL_TAG })));
     // Handles are 8 bytes and round-trip through their bits.
     assert_eq!(core::mem::size_of::<TweenHandle>(), 8);
     assert_eq!(TweenHandle::from_bits(f.to_bits()), f);

@@ -86,5 +86,5 @@ mod value;
 pub use builder::Tween;
 pub use error::TweenError;
 pub use playback::LOOPS_SIMULATED_PER_UPDATE;
-pub use pool::{OwnerId, TweenHandle, TweenPool};
+pub use pool::{OwnerId, TweenHandle, TweenPool, TWEEN_POOL_TAG};
 pub use value::{lerp_rgba8, TweenValue};

@@ -113,15 +113,21 @@ impl<S: Scalar, const N: usize, const STEPS: usize> fmt::Debug for TweenPool<S, 
     }
 }
 
+/// The tag of a [`TweenPool::new`] pool's handles ("TW"); motions and sequences use
+/// [`MOTION_POOL_TAG`](crate::motion::MOTION_POOL_TAG) and
+/// [`SEQUENCE_POOL_TAG`](crate::motion::SEQUENCE_POOL_TAG).
+pub const TWEEN_POOL_TAG: u16 = 0x5457;
+
 impl<S: Scalar, const N: usize, const STEPS: usize> TweenPool<S, N, STEPS> {
     /// Bytes one step takes (60 for `f32` and `Q16`).
     pub const STEP_BYTES: usize = core::mem::size_of::<Step<S>>();
     /// Bytes one running tween takes: `STEPS` steps and 36 bytes of state.
     pub const TWEEN_BYTES: usize = core::mem::size_of::<Playing<S, STEPS>>();
 
-    /// An empty pool.
+    /// An empty pool whose handles carry [`TWEEN_POOL_TAG`], so the `tween` field of an event can
+    /// be told from a motion's or a sequence's by `Handle::<()>::from_bits(bits).tag()`.
     pub const fn new() -> Self {
-        Self { pool: Pool::new() }
+        Self::with_tag(TWEEN_POOL_TAG)
     }
 
     /// An empty pool whose handles carry `tag`, so handles from pools with other tags are refused.
