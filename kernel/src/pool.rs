@@ -155,8 +155,9 @@ enum Slot<T> {
 
 /// A fixed-capacity pool of `N` values of type `T` (N at most 65,535), stored inline.
 ///
-/// Insertion and removal are O(1) (a free list). Memory: `N` slots of `size_of::<T>()` plus 8 bytes
-/// (rounded to `T`'s alignment), and 16 bytes of bookkeeping.
+/// Insertion and removal are O(1) (a free list). Memory: `N` slots of `size_of::<T>()` plus the
+/// generation and slot state (4 to 8 bytes, depending on `T`'s alignment and spare bits), and 12 to
+/// 16 bytes of bookkeeping; `size_of::<Pool<T, N>>()` is exact.
 pub struct Pool<T, const N: usize> {
     slots: [Slot<T>; N],
     /// First never-used slot.

@@ -52,6 +52,22 @@ impl<S: Scalar> PropertyValue<S> {
         }
     }
 
+    /// The 3D vector, if this is a `Vector3`.
+    pub fn as_vector3(&self) -> Option<Vec3<S>> {
+        match *self {
+            Self::Vector3(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The rotation, if this is a `Rotation`.
+    pub fn as_rotation(&self) -> Option<Quat<S>> {
+        match *self {
+            Self::Rotation(q) => Some(q),
+            _ => None,
+        }
+    }
+
     /// The colour, if this is a `Color`.
     pub fn as_color(&self) -> Option<Rgba8> {
         match *self {
