@@ -14,7 +14,9 @@ use ossicle::math::Vec2;
 use ossicle::pool::PoolError;
 use ossicle::sink::property::{POSITION, POSITION_X, POSITION_Y, SCALE_X, TINT};
 use ossicle::sink::{NullSink, PropertyId, PropertySink, PropertyValue, TargetId};
-use ossicle::tween::{lerp_rgba8, Tween, TweenError, TweenHandle, TweenPool, LOOPS_SIMULATED_PER_UPDATE, TWEEN_POOL_TAG};
+use ossicle::tween::{
+    lerp_rgba8, Tween, TweenError, TweenHandle, TweenPool, LOOPS_SIMULATED_PER_UPDATE, TWEEN_POOL_TAG,
+};
 use ossicle::{Scalar, Q16};
 
 /// Per-type tolerance for values that both types compute exactly up to the last rounding.
