@@ -78,7 +78,7 @@ run() { # name target qemu-args...
     local rc=0
     timeout "$TIMEOUT" qemu-system-arm "$@" -nographic -semihosting-config enable=on,target=native \
         -kernel "$BOARD/target/$target/release/ossicle-qemu" >"$OUT/$name.txt" 2>"$OUT/$name.stderr" || rc=$?
-    grep -E 'checksum|error|^ok' "$OUT/$name.txt" | sed "s/^/$name: /" || true
+    grep -E 'checksum|error|^ok|^stack' "$OUT/$name.txt" | sed "s/^/$name: /" || true
     if [[ $rc -ne 0 ]]; then
         echo "$name: QEMU exited with status $rc$([[ $rc -eq 124 ]] && echo " (timeout after ${TIMEOUT}s)")" >&2
         cat "$OUT/$name.txt" "$OUT/$name.stderr" >&2

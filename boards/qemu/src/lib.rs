@@ -48,6 +48,28 @@ pub fn line(parts: &[&[u8]]) {
     write(b"\n");
 }
 
+/// The value cortex-m-rt paints the stack with at reset (its `paint-stack` feature).
+const STACK_PAINT: u32 = 0xCCCC_CCCC;
+
+/// The stack's size and the most of it used since reset, in bytes: cortex-m-rt painted the stack
+/// (from `_stack_end`, the end of static RAM, to `_stack_start`, the top of RAM) with a fixed word
+/// at reset, and the words still holding it from the bottom up were never written.
+pub fn stack_usage() -> (u32, u32) {
+    extern "C" {
+        static _stack_end: u32;
+        static _stack_start: u32;
+    }
+    // Only the symbols' addresses are taken (cortex-m-rt's linker script defines them).
+    let (bottom, top) = (core::ptr::addr_of!(_stack_end) as usize, core::ptr::addr_of!(_stack_start) as usize);
+    let mut p = bottom;
+    // SAFETY: [bottom, top) is the stack region in RAM, word aligned (cortex-m-rt asserts it); the
+    // words below the stack pointer are not in use, and reading them is harmless.
+    while p < top && unsafe { core::ptr::read_volatile(p as *const u32) } == STACK_PAINT {
+        p += 4;
+    }
+    ((top - bottom) as u32, (top - p) as u32)
+}
+
 /// Ends the emulation with `code` as QEMU's exit status (semihosting `SYS_EXIT_EXTENDED` with
 /// `ADP_Stopped_ApplicationExit`). On real hardware without a debugger this spins.
 pub fn exit(code: u32) -> ! {

@@ -6,17 +6,23 @@
 //! ...
 //! q16 checksum: 0x........ values: 42
 //! f32 ...
+//! stack: 5000 of 16384 bytes used
 //! ok
 //! ```
 //!
 //! QEMU's exit status is 0 when both runs completed, 10 + the error code when the Q16.16 run failed,
-//! 20 + the error code when the f32 run failed (see `workload::WorkloadError::code`).
+//! 20 + the error code when the f32 run failed (see `workload::WorkloadError::code`), 30 when less
+//! than 1 KiB of the stack stayed unused (the workload's RAM is all on the stack; cortex-m-rt
+//! paints it at reset and `stack: N of M bytes used` reports the peak).
 #![no_std]
 #![no_main]
 
 use ossicle::Scalar;
 use ossicle_qemu::workload::{self, OPS};
-use ossicle_qemu::{dec, exit, hex, line};
+use ossicle_qemu::{dec, exit, hex, line, stack_usage};
+
+/// The stack that must stay unused (bytes), or the run fails: the workload's RAM is all stack.
+const STACK_HEADROOM: u32 = 1024;
 
 #[cfg(ossicle_blobs_missing)]
 compile_error!(
@@ -53,6 +59,13 @@ fn run<S: Scalar>(name: &[u8], blob: &[u8]) -> Result<(), u8> {
 fn main() -> ! {
     let q16 = run::<ossicle::Q16>(b"q16", &BLOB_Q16.0);
     let f32 = run::<f32>(b"f32", &BLOB_F32.0);
+    let (size, used) = stack_usage();
+    let (mut a, mut b) = ([0u8; 10], [0u8; 10]);
+    line(&[b"stack: ", dec(used, &mut a), b" of ", dec(size, &mut b), b" bytes used"]);
+    if used.saturating_add(STACK_HEADROOM) > size {
+        line(&[b"error: less than 1 KiB of stack left"]);
+        exit(30)
+    }
     match (q16, f32) {
         (Ok(()), Ok(())) => {
             line(&[b"ok"]);

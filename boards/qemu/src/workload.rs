@@ -8,6 +8,13 @@
 //!
 //! The inputs are the values of every test section of a blob built by the host CLI from
 //! `samples/foundation.json`, followed by a few edge values (0, ±1, ε, MIN, MAX, π).
+//!
+//! The last five operations are the animation scenarios of [`animation`] (`ease`, `tween`,
+//! `motion`, `sequence`, `dynamics`): fixed scripts of kernel calls whose every written value,
+//! event and read-back result is folded.
+
+#[path = "animation.rs"]
+pub mod animation;
 
 use ossicle::asset::{Asset, LoadError};
 use ossicle::event::{Event, EventQueue};
@@ -24,7 +31,7 @@ const PARTNERS: [usize; 8] = [0, 1, 2, 3, 5, 8, 13, 21];
 const CANONICAL_NAN: u32 = 0x7FC0_0000;
 
 /// The operations the workload checksums, in the order of [`Report::ops`].
-pub const OPS: [&str; 37] = [
+pub const OPS: [&str; 42] = [
     "blob",
     "add",
     "sub",
@@ -62,6 +69,11 @@ pub const OPS: [&str; 37] = [
     "pool",
     "events",
     "strings",
+    "ease",
+    "tween",
+    "motion",
+    "sequence",
+    "dynamics",
 ];
 
 /// Index of each operation in [`OPS`].
@@ -104,6 +116,11 @@ mod op {
     pub const POOL: usize = 34;
     pub const EVENTS: usize = 35;
     pub const STRINGS: usize = 36;
+    pub const EASE: usize = 37;
+    pub const TWEEN: usize = 38;
+    pub const MOTION: usize = 39;
+    pub const SEQUENCE: usize = 40;
+    pub const DYNAMICS: usize = 41;
 }
 
 /// An FNV-1a (32-bit) checksum over little-endian words.
@@ -238,6 +255,11 @@ pub fn run<S: Scalar>(blob: &[u8]) -> Result<Report, WorkloadError> {
     scalar_ops(xs, &mut ck);
     pool_ops(xs, &mut ck[op::POOL]);
     event_ops(xs, &mut ck[op::EVENTS]);
+    animation::ease_ops(xs, &mut ck[op::EASE]);
+    animation::tween_ops::<S>(&mut ck[op::TWEEN]);
+    animation::motion_ops::<S>(&mut ck[op::MOTION]);
+    animation::sequence_ops::<S>(&mut ck[op::SEQUENCE]);
+    animation::dynamics_ops::<S>(&mut ck[op::DYNAMICS]);
 
     let mut ops = [0u32; OPS.len()];
     for (o, c) in ops.iter_mut().zip(ck.iter()) {
