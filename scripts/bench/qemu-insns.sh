@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Instructions per call of every Scalar function, f32 and Q16.16, on a Cortex-M4F (QEMU mps2-an386,
-# thumbv7em-none-eabihf, hardware f32) and a Cortex-M0 (QEMU microbit, thumbv6m-none-eabi, soft float).
+# Instruction counts, f32 and Q16.16, on a Cortex-M4F (QEMU mps2-an386, thumbv7em-none-eabihf,
+# hardware f32) and a Cortex-M0 (QEMU microbit, thumbv6m-none-eabi, soft float): every Scalar
+# function, every ease curve, and the update of one tween, motion, sequence or dynamics channel.
 #
-#   scripts/bench/qemu-insns.sh            # prints a Markdown table
+#   scripts/bench/qemu-insns.sh            # prints three Markdown tables (and the commit measured)
 #   scripts/bench/qemu-insns.sh --raw DIR  # also keeps the firmware output and plugin logs in DIR
 #
-# How: boards/qemu's `bench` binary calls each function K times between the marker functions
-# `bench_start` and `bench_stop`; the TCG plugin scripts/qemu/plugin/insn_count.c counts the guest
-# instructions executed in between. Instructions/call = (count - count of the empty loop of the same
-# arity and type) / K. Counts are instructions, not cycles, and are exact and repeatable.
+# How: boards/qemu's `bench` binary (src/bin/bench.rs) runs each benchmark between the marker
+# functions `bench_start` and `bench_stop`; the TCG plugin scripts/qemu/plugin/insn_count.c counts the
+# guest instructions executed in between. Scalar functions and ease curves: instructions/call =
+# (count - count of the empty loop of the same arity and type) / K calls. Updates: (count of U updates
+# of a pool of M objects) / (U*M), nothing subtracted. Counts are instructions, not cycles, and are
+# exact and repeatable: re-run after a kernel change and compare.
 # Needs qemu-system-arm (7.2 or newer, with TCG plugin support), gcc, llvm-nm or nm and the two rustup
 # targets; installs the missing ones when it can (apt-get as root, rustup).
 set -euo pipefail
@@ -41,16 +44,21 @@ fi
 PLUGIN="$WORK/insn_count.so"
 gcc -O2 -Wall -shared -fPIC -o "$PLUGIN" "$ROOT/scripts/qemu/plugin/insn_count.c"
 
-run_machine() { # name target qemu-args...
-    local name=$1 target=$2; shift 2
-    (cd "$BOARD" && CARGO_TARGET_DIR="$BOARD/target" cargo build --quiet --release --bin bench --target "$target")
-    local elf="$BOARD/target/$target/release/bench"
+run_bin() { # machine bin target qemu-args...
+    local machine=$1 bin=$2 target=$3; shift 3
+    local name="$machine-$bin"
+    (cd "$BOARD" && CARGO_TARGET_DIR="$BOARD/target" cargo build --quiet --release --bin "$bin" --target "$target")
+    local elf="$BOARD/target/$target/release/$bin"
     local start stop
     start=$("$NM" "$elf" | awk '$3=="bench_start"{print "0x"$1}')
     stop=$("$NM" "$elf" | awk '$3=="bench_stop"{print "0x"$1}')
-    timeout 300 qemu-system-arm "$@" -nographic -semihosting-config enable=on,target=native \
+    timeout 600 qemu-system-arm "$@" -nographic -semihosting-config enable=on,target=native \
         -plugin "$PLUGIN,start=$start,stop=$stop" -d plugin -D "$WORK/$name.plugin.log" \
         -kernel "$elf" >"$WORK/$name.out"
+    if grep '^bench-error' "$WORK/$name.out" >&2; then
+        echo "$name: a benchmark did not measure what it should (see above)" >&2
+        exit 1
+    fi
     grep '^bench ' "$WORK/$name.out" | grep -v '^bench done' >"$WORK/$name.names"
     grep '^insns ' "$WORK/$name.plugin.log" >"$WORK/$name.counts"
     if [[ $(wc -l <"$WORK/$name.names") -ne $(wc -l <"$WORK/$name.counts") ]]; then
@@ -62,22 +70,58 @@ run_machine() { # name target qemu-args...
     if [[ -n "$RAW" ]]; then cp "$WORK/$name.out" "$WORK/$name.plugin.log" "$WORK/$name.tsv" "$RAW/"; fi
 }
 
+# Each binary's rows follow its own empty loops, so the baselines below are that binary's.
+run_machine() { # machine target qemu-args...
+    local machine=$1 target=$2; shift 2
+    run_bin "$machine" bench "$target" "$@"
+    run_bin "$machine" bench-anim "$target" "$@"
+    cat "$WORK/$machine-bench.tsv" "$WORK/$machine-bench-anim.tsv" >"$WORK/$machine.tsv"
+}
+
 run_machine m4f thumbv7em-none-eabihf -cpu cortex-m4 -machine mps2-an386
 run_machine m0 thumbv6m-none-eabi -machine microbit
 
-echo "| function | f32 M4F | f32 M0 | Q16.16 M4F | Q16.16 M0 |"
-echo "| --- | ---: | ---: | ---: | ---: |"
-awk '
-    # Baselines: the empty loops of each (machine, type, arity).
-    { m = FILENAME; sub(/.*\//, "", m); sub(/\.tsv$/, "", m) }
-    $2 ~ /^loop[0-9]$/ { base[m, $1, $3] = $5; next }
-    { per[m, $1, $2] = ($5 - base[m, $1, $3]) / $4; if (!($2 in seen)) { seen[$2] = 1; order[n++] = $2 } }
-    END {
-        for (i = 0; i < n; i++) {
-            f = order[i]
-            printf "| %s | %.1f | %.1f | %.1f | %.1f |\n", f, per["m4f", "f32", f], per["m0", "f32", f], per["m4f", "q16", f], per["m0", "q16", f]
-        }
-    }
-' "$WORK/m4f.tsv" "$WORK/m0.tsv"
+COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [[ -n $(git -C "$ROOT" status --porcelain -- kernel boards/qemu 2>/dev/null) ]]; then COMMIT="$COMMIT + uncommitted changes"; fi
+echo "Measured at commit $COMMIT ($(qemu-system-arm --version | head -1), $(rustc -V))."
 echo
-echo "Instructions per call (empty loop of the same arity subtracted; K=$(awk 'NR==1{print $4}' "$WORK/m4f.tsv") calls over 8 inputs per function)."
+
+# One table per group: "scalar" (names without a dot), "ease" (ease.*), "update" (everything else).
+# Baselines are looked up as the rows come: each binary's empty loops come before its functions.
+table() { # group title
+    echo "| $2 | f32 M4F | f32 M0 | Q16.16 M4F | Q16.16 M0 |"
+    echo "| --- | ---: | ---: | ---: | ---: |"
+    awk -v group="$1" '
+        { m = FILENAME; sub(/.*\//, "", m); sub(/\.tsv$/, "", m) }
+        # Baselines: the empty loops of each (machine, type, arity).
+        $2 ~ /^loop[0-9]$/ { base[m, $1, $3] = $5; next }
+        {
+            g = ($2 ~ /^ease\./) ? "ease" : ($2 ~ /\./) ? "update" : "scalar"
+            if (g != group) next
+            b = ($3 > 0) ? base[m, $1, $3] : 0
+            per[m, $1, $2] = ($5 - b) / $4
+            if (!($2 in seen)) { seen[$2] = 1; order[n++] = $2 }
+        }
+        END {
+            for (i = 0; i < n; i++) {
+                f = order[i]; name = f
+                if (group == "ease") sub(/^ease\./, "", name)
+                printf "| %s | %.1f | %.1f | %.1f | %.1f |\n", name, per["m4f", "f32", f], per["m0", "f32", f], per["m4f", "q16", f], per["m0", "q16", f]
+            }
+        }
+    ' "$WORK/m4f.tsv" "$WORK/m0.tsv"
+}
+K=$(awk '$2 == "loop1" {print $4; exit}' "$WORK/m4f.tsv")
+UM=$(awk '$3 == 0 {print $4; exit}' "$WORK/m4f.tsv")
+
+table scalar function
+echo
+echo "Instructions per call (empty loop of the same arity subtracted; K=$K calls over 8 inputs per function)."
+echo
+table ease curve
+echo
+echo "Instructions per ease(curve, t) call (empty loop subtracted; K=$K calls at t = 0.05 ... 0.97; the curve is read through black_box on every call, so the match on it runs)."
+echo
+table update "update of one"
+echo
+echo "Instructions per object update: (count of U updates of a pool of M running objects) / (U*M) = count / $UM, pool loop included, nothing subtracted; values go to a sink that stores them with volatile writes (.null: NullSink)."

@@ -14,7 +14,9 @@
 //! Q16.16 must be bit-identical (integer arithmetic only). f32 is compared too: IEEE-754 basic
 //! operations are correctly rounded on the M4F's FPU, in the M0's soft float and on x86-64, and the
 //! transcendental functions are the same `libm` code, so every result matches as well (NaNs are
-//! compared as one canonical NaN: their payloads differ between FPUs).
+//! compared as one canonical NaN: their payloads differ between FPUs). That includes the animation
+//! scenarios (`ease`, `tween`, `motion`, `sequence`, `dynamics`: see
+//! `boards/qemu/src/animation.rs`), whose values go through the same operations.
 
 #[path = "../../boards/qemu/src/workload.rs"]
 #[allow(dead_code)]
@@ -156,6 +158,43 @@ fn qemu_firmware_checksums_match_the_host() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn fold_sink_remembers_values_and_folds_every_write() {
+    use ossicle::sink::{PropertySink, PropertyValue};
+    use workload::animation::{FoldSink, SINK_SLOTS};
+    use workload::Checksum;
+
+    let mut sink = FoldSink::<f32>::new();
+    sink.preset(9, 9, PropertyValue::Float(-1.0)); // remembered, not folded
+    assert_eq!(sink.get(9, 9), Some(PropertyValue::Float(-1.0)));
+    sink.set(1, 2, PropertyValue::Float(0.5));
+    sink.set(1, 2, PropertyValue::Float(0.25)); // the same property: replaced
+    assert_eq!(sink.get(1, 2), Some(PropertyValue::Float(0.25)));
+    assert_eq!(sink.get(2, 1), None);
+    // Fill the remaining slots (one is T9's, one T1's), then one more property is not remembered.
+    for k in 0..SINK_SLOTS as u32 - 1 {
+        sink.set(100 + k, 0, PropertyValue::Int(k as i32));
+    }
+    assert_eq!(sink.get(100, 0), Some(PropertyValue::Int(0)));
+    assert_eq!(sink.get(100 + SINK_SLOTS as u32 - 3, 0), Some(PropertyValue::Int(SINK_SLOTS as i32 - 3)));
+    assert_eq!(sink.get(100 + SINK_SLOTS as u32 - 2, 0), None); // the 13th property
+                                                                // Every write folded in order: target, property, kind tag, bits; then writes and overflows.
+    let mut want = Checksum::new();
+    for (t, p, tag, bits) in [(1, 2, 1, 0.5f32.to_bits()), (1, 2, 1, 0.25f32.to_bits())] {
+        for w in [t, p, tag, bits] {
+            want.word(w);
+        }
+    }
+    for k in 0..SINK_SLOTS as u32 - 1 {
+        for w in [100 + k, 0, 7, k] {
+            want.word(w);
+        }
+    }
+    want.word(2 + SINK_SLOTS as u32 - 1);
+    want.word(1);
+    assert_eq!(sink.finish(), want.value());
 }
 
 #[test]

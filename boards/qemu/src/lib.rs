@@ -1,7 +1,9 @@
 //! Board support for QEMU's Cortex-M machines: semihosting output and exit status, the panic handler,
-//! and the conformance workload (shared with the host test `tests/tests/qemu.rs`).
+//! the stack measurement, the conformance workload (shared with the host test `tests/tests/qemu.rs`)
+//! and the benchmark harness.
 #![no_std]
 
+pub mod bench;
 pub mod workload;
 
 use core::panic::PanicInfo;

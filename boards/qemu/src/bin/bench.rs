@@ -1,10 +1,13 @@
-//! Instruction-count benchmarks of every `Scalar` function, in f32 and Q16.16.
+//! Instruction-count benchmarks of every `Scalar` function, in f32 and Q16.16 (the ease curves and
+//! the animation updates are in `bench-anim.rs`, a binary of their own, so that adding them does not
+//! change how the optimiser inlines the functions measured here).
 //!
 //! For each function the firmware prints `bench <type> <name> <arity> <K>` through semihosting and then
-//! calls it `K` times between the marker functions `bench_start` and `bench_stop`. The TCG plugin
-//! `scripts/qemu/plugin/insn_count.c` counts the instructions executed between the two markers and
-//! prints one `insns N` line per `bench_stop`; `scripts/bench/qemu-insns.sh` pairs the two streams and
-//! subtracts the empty loop of the same arity (`loop1`, `loop2`, `loop3`), giving instructions per call.
+//! calls it `K` times between the marker functions `bench_start` and `bench_stop` (see
+//! `ossicle_qemu::bench`). The TCG plugin `scripts/qemu/plugin/insn_count.c` counts the instructions
+//! executed between the two markers and prints one `insns N` line per `bench_stop`;
+//! `scripts/bench/qemu-insns.sh` pairs the two streams and subtracts the empty loop of the same arity
+//! (`loop1`, `loop2`, `loop3`), giving instructions per call.
 //!
 //! Inputs are read with volatile loads from small tables and every result goes through
 //! `core::hint::black_box`, so nothing is constant-folded or removed.
@@ -12,30 +15,13 @@
 #![no_main]
 
 use core::hint::black_box;
-use core::ptr::read_volatile;
 
 use ossicle::{Scalar, Q16};
-use ossicle_qemu::{dec, exit, line};
+use ossicle_qemu::bench::{announce, bench_start, bench_stop, load, table};
+use ossicle_qemu::{exit, line};
 
 /// Calls per measurement.
 const K: usize = 64;
-
-/// Marker: the plugin starts counting at this function's first instruction.
-#[no_mangle]
-#[inline(never)]
-pub extern "C" fn bench_start() {
-    // SAFETY: a no-op instruction; the asm block keeps the function (and its address) distinct.
-    unsafe { core::arch::asm!("nop", options(nomem, nostack, preserves_flags)) }
-}
-
-/// Marker: the plugin stops counting at this function's first instruction (its body differs from
-/// `bench_start`'s, so identical-code folding cannot merge the two).
-#[no_mangle]
-#[inline(never)]
-pub extern "C" fn bench_stop() {
-    // SAFETY: no-op instructions, as in `bench_start`.
-    unsafe { core::arch::asm!("nop", "nop", options(nomem, nostack, preserves_flags)) }
-}
 
 const GENERAL: [f32; 8] = [0.3, 1.7, -2.2, 5.5, 0.9, -0.45, 3.1, 12.25];
 const SECOND: [f32; 8] = [1.3, -0.7, 2.9, 0.35, -4.1, 7.0, 0.6, -1.9];
@@ -43,33 +29,13 @@ const POSITIVE: [f32; 8] = [0.3, 1.7, 2.2, 5.5, 0.9, 0.45, 3.1, 12.25];
 const UNIT: [f32; 8] = [0.3, -0.7, 0.95, -0.1, 0.5, -0.99, 0.05, 0.8];
 const EXPONENT: [f32; 8] = [-3.5, 0.25, 2.7, -0.9, 5.1, 1.0, -7.3, 3.3];
 
-fn table<S: Scalar>(t: &[f32; 8]) -> [S; 8] {
-    let mut out = [S::ZERO; 8];
-    for (o, v) in out.iter_mut().zip(t.iter()) {
-        *o = S::from_f32(*v);
-    }
-    out
-}
-
-/// Reads `t[i % 8]` so the compiler cannot know the value.
-#[inline(always)]
-fn load<S: Scalar>(t: &[S; 8], i: usize) -> S {
-    match t.get(i & 7) {
-        // SAFETY: `v` is a valid reference to an initialised `S`.
-        Some(v) => unsafe { read_volatile(v) },
-        None => S::ZERO,
-    }
-}
-
 struct Bench {
     ty: &'static [u8],
 }
 
 impl Bench {
     fn announce(&mut self, name: &str, arity: u32) {
-        let mut a = [0u8; 10];
-        let mut k = [0u8; 10];
-        line(&[b"bench ", self.ty, b" ", name.as_bytes(), b" ", dec(arity, &mut a), b" ", dec(K as u32, &mut k)]);
+        announce(self.ty, name, arity, K);
     }
 
     #[inline(never)]
