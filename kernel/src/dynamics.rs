@@ -158,7 +158,7 @@ impl Integrator {
     pub fn parse(name: &str) -> Result<Self, UnknownIntegrator> {
         let mut buf = [0u8; 11];
         let mut len = 0;
-        for c in name.trim().bytes() {
+        for c in name.trim_ascii().bytes() {
             if c.is_ascii_alphabetic() {
                 let slot = buf.get_mut(len).ok_or(UnknownIntegrator)?;
                 *slot = c.to_ascii_lowercase();

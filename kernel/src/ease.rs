@@ -463,16 +463,18 @@ impl<S: Scalar> Ease<S> {
 
     /// Parses a curve name as the sources spell it (see the module docs).
     pub fn parse(name: &str) -> Result<Self, UnknownEase> {
-        let name = name.trim();
+        // Bytes throughout: `str::trim` and `core::str::from_utf8` keep panic paths the optimiser
+        // cannot remove, which would break a firmware's never-panic link.
+        let name = name.as_bytes().trim_ascii();
         if let Some(args) =
-            strip_prefix_ignore_case(name, "cubic-bezier").or_else(|| strip_prefix_ignore_case(name, "cubicbezier"))
+            strip_prefix_ignore_case(name, b"cubic-bezier").or_else(|| strip_prefix_ignore_case(name, b"cubicbezier"))
         {
             return parse_bezier(args).ok_or(UnknownEase);
         }
         // Normalise: lower-case letters only ("Sine.easeInOut" -> "sineeaseinout").
         let mut buf = [0u8; 32];
         let mut len = 0;
-        for c in name.bytes() {
+        for &c in name {
             if c.is_ascii_alphabetic() {
                 let slot = buf.get_mut(len).ok_or(UnknownEase)?;
                 *slot = c.to_ascii_lowercase();
@@ -481,28 +483,30 @@ impl<S: Scalar> Ease<S> {
                 return Err(UnknownEase);
             }
         }
-        let norm = core::str::from_utf8(buf.get(..len).ok_or(UnknownEase)?).map_err(|_| UnknownEase)?;
+        let norm = buf.get(..len).ok_or(UnknownEase)?;
         let css = |x1: f32, y1: f32, x2: f32, y2: f32| {
             Ok(Ease::Bezier(CubicBezier::new(S::from_f32(x1), S::from_f32(y1), S::from_f32(x2), S::from_f32(y2))))
         };
         match norm {
             // "Linear.None" (tween.js), "Linear.easeNone" / "easeNone" (GSAP 2), "easeLinear".
-            "linear" | "none" | "linearnone" | "lineareasenone" | "easenone" | "easelinear" => return Ok(Ease::Linear),
-            "step" | "steps" | "stepped" | "constant" | "hold" => return Ok(Ease::Step),
-            "ease" => return css(0.25, 0.1, 0.25, 1.0),
-            "easein" => return css(0.42, 0.0, 1.0, 1.0),
-            "easeout" => return css(0.0, 0.0, 0.58, 1.0),
-            "easeinout" => return css(0.42, 0.0, 0.58, 1.0),
+            b"linear" | b"none" | b"linearnone" | b"lineareasenone" | b"easenone" | b"easelinear" => {
+                return Ok(Ease::Linear)
+            }
+            b"step" | b"steps" | b"stepped" | b"constant" | b"hold" => return Ok(Ease::Step),
+            b"ease" => return css(0.25, 0.1, 0.25, 1.0),
+            b"easein" => return css(0.42, 0.0, 1.0, 1.0),
+            b"easeout" => return css(0.0, 0.0, 0.58, 1.0),
+            b"easeinout" => return css(0.42, 0.0, 0.58, 1.0),
             _ => {}
         }
         // Drop a leading "ease" ("easeInOutSine") or an inner one ("sineeaseinout").
-        let rest = norm.strip_prefix("ease").unwrap_or(norm);
+        let rest = norm.strip_prefix(b"ease").unwrap_or(norm);
         let (d, f) = split_direction_family(rest).ok_or(UnknownEase)?;
         Self::NAMED.get(2 + 3 * f + d).copied().ok_or(UnknownEase)
     }
 }
 
-fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+fn strip_prefix_ignore_case<'a>(s: &'a [u8], prefix: &[u8]) -> Option<&'a [u8]> {
     let head = s.get(..prefix.len())?;
     if head.eq_ignore_ascii_case(prefix) {
         s.get(prefix.len()..)
@@ -512,24 +516,24 @@ fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
 }
 
 /// The family index in [`FAMILY_SPELLINGS`] of a lower-case family name.
-fn family_index(name: &str) -> Option<usize> {
-    FAMILY_SPELLINGS.iter().find(|(spelling, _)| *spelling == name).map(|(_, f)| *f)
+fn family_index(name: &[u8]) -> Option<usize> {
+    FAMILY_SPELLINGS.iter().find(|(spelling, _)| spelling.as_bytes() == name).map(|(_, f)| *f)
 }
 
 /// `(direction, family)` indices (direction: in 0, out 1, in-out 2) from "inoutsine" or "sineinout"
 /// (an "ease" between them already removed or removed here: "sineeaseinout").
-fn split_direction_family(s: &str) -> Option<(usize, usize)> {
-    for (dir, d) in [("inout", 2), ("in", 0), ("out", 1)] {
+fn split_direction_family(s: &[u8]) -> Option<(usize, usize)> {
+    for (dir, d) in [(&b"inout"[..], 2), (&b"in"[..], 0), (&b"out"[..], 1)] {
         if let Some(f) = s.strip_prefix(dir).and_then(family_index) {
             return Some((d, f));
         }
     }
     for (family, f) in FAMILY_SPELLINGS {
-        if let Some(dir) = s.strip_prefix(family) {
-            let d = match dir.strip_prefix("ease").unwrap_or(dir) {
-                "in" => 0,
-                "out" => 1,
-                "inout" => 2,
+        if let Some(dir) = s.strip_prefix(family.as_bytes()) {
+            let d = match dir.strip_prefix(b"ease").unwrap_or(dir) {
+                b"in" => 0,
+                b"out" => 1,
+                b"inout" => 2,
                 _ => continue,
             };
             return Some((d, f));
@@ -538,19 +542,130 @@ fn split_direction_family(s: &str) -> Option<(usize, usize)> {
     None
 }
 
+/// Parses a decimal number as CSS writes them (`-0.42`, `.9`, `1.`, `1e-2`, `+3`) into `f32`.
+///
+/// Hand-written rather than `str::parse::<f32>`: core's float parser keeps bounds checks the
+/// optimiser cannot prove away, so a firmware calling [`Ease::parse`] would fail the never-panic
+/// link check. (For the same reason the parsers trim with `trim_ascii`, not `trim`, whose Unicode
+/// whitespace table lookup keeps a reachable panic.) The value is `mantissa / 10^k` (or `× 10^k`) with `10^k` exact in `f64` for
+/// `k <= 22`, so it is correctly rounded to `f64` before the conversion to `f32` whenever the
+/// significant digits fit 17 decimal digits and the exponent is moderate; extra digits are dropped
+/// (an error below 1e-17 relative). Numbers beyond `±1e38` are refused.
+fn parse_decimal(b: &[u8]) -> Option<f32> {
+    let mut i = 0usize;
+    let negative = match b.first() {
+        Some(b'-') => {
+            i = 1;
+            true
+        }
+        Some(b'+') => {
+            i = 1;
+            false
+        }
+        _ => false,
+    };
+    let mut mantissa: u64 = 0;
+    let mut exp10: i32 = 0;
+    let mut digits = 0u32;
+    let mut seen_dot = false;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'0'..=b'9' => {
+                if mantissa < 10_000_000_000_000_000 {
+                    mantissa = mantissa * 10 + u64::from(c - b'0');
+                    if seen_dot {
+                        exp10 -= 1;
+                    }
+                } else if !seen_dot {
+                    exp10 += 1; // a dropped integer digit still scales the value
+                }
+                digits = digits.saturating_add(1);
+            }
+            b'.' if !seen_dot => seen_dot = true,
+            _ => break,
+        }
+        i += 1;
+    }
+    if digits == 0 {
+        return None;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        let exp_negative = match b.get(i) {
+            Some(b'-') => {
+                i += 1;
+                true
+            }
+            Some(b'+') => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        let mut e: i32 = 0;
+        let mut exp_digits = 0u32;
+        while let Some(&c) = b.get(i) {
+            if !c.is_ascii_digit() {
+                break;
+            }
+            e = e.saturating_mul(10).saturating_add(i32::from(c - b'0'));
+            exp_digits += 1;
+            i += 1;
+        }
+        if exp_digits == 0 {
+            return None;
+        }
+        exp10 = exp10.saturating_add(if exp_negative { -e } else { e });
+    }
+    if i != b.len() {
+        return None;
+    }
+    let magnitude = if mantissa == 0 {
+        0.0
+    } else if exp10 > 60 {
+        return None;
+    } else if exp10 < -400 {
+        0.0
+    } else {
+        // 10^|exp10| in at most two exact factors of up to 10^22 (beyond, rounding is harmless here).
+        let pow10 = |k: u32| -> f64 {
+            let mut p = 1.0f64;
+            for _ in 0..k.min(22) {
+                p *= 10.0;
+            }
+            p
+        };
+        let k = exp10.unsigned_abs();
+        let mut v = mantissa as f64;
+        let mut left = k;
+        while left > 0 {
+            let step = left.min(22);
+            v = if exp10 < 0 { v / pow10(step) } else { v * pow10(step) };
+            left -= step;
+        }
+        v
+    };
+    if magnitude > f64::from(f32::MAX) {
+        return None;
+    }
+    let v = magnitude as f32;
+    Some(if negative { -v } else { v })
+}
+
 /// Parses `(x1, y1, x2, y2)`.
-fn parse_bezier<S: Scalar>(args: &str) -> Option<Ease<S>> {
-    let inner = args.trim().strip_prefix('(')?.strip_suffix(')')?;
+fn parse_bezier<S: Scalar>(args: &[u8]) -> Option<Ease<S>> {
+    let inner = args.trim_ascii().strip_prefix(b"(")?.strip_suffix(b")")?;
     let mut values = [0f32; 4];
-    let mut parts = inner.split(',');
-    for v in values.iter_mut() {
-        *v = parts.next()?.trim().parse::<f32>().ok()?;
+    let mut rest = inner;
+    for (k, v) in values.iter_mut().enumerate() {
+        // The k-th comma-separated field; the last one must take the rest.
+        let end = if k == 3 { rest.len() } else { rest.iter().position(|&c| c == b',')? };
+        let (field, tail) = rest.split_at_checked(end)?;
+        *v = parse_decimal(field.trim_ascii())?;
         if !v.is_finite() {
             return None;
         }
-    }
-    if parts.next().is_some() {
-        return None;
+        rest = tail.get(1..).unwrap_or(&[]);
     }
     let [x1, y1, x2, y2] = values;
     if !(0.0..=1.0).contains(&x1) || !(0.0..=1.0).contains(&x2) {
@@ -903,6 +1018,37 @@ mod tests {
         ] {
             assert_eq!(Ease::<f32>::parse(bad), Err(UnknownEase), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn decimals_parse_like_core_without_its_panic_paths() {
+        for text in [
+            "0",
+            "1",
+            "-0.5",
+            ".9",
+            "1.",
+            "+3",
+            "0.42",
+            "0.58",
+            "1e-2",
+            "2.5E+1",
+            "-1.5e0",
+            "0.1",
+            "0.25",
+            "3.14159265",
+            "1e38",
+            "123456789012345678901234",
+            "0.00000000000000000000001",
+        ] {
+            assert_eq!(parse_decimal(text.as_bytes()), text.parse::<f32>().ok(), "{text}");
+        }
+        for bad in
+            ["", "-", ".", "e5", "1e", "1e+", "1.2.3", "1,5", "0x10", "inf", "NaN", "1 ", " 1", "--1", "1e99999999999"]
+        {
+            assert_eq!(parse_decimal(bad.as_bytes()), None, "{bad:?}");
+        }
+        assert_eq!(parse_decimal(b"1e-99999999999"), Some(0.0));
     }
 
     #[test]

@@ -361,9 +361,30 @@ pub fn ease_ops<S: Scalar>(xs: &[S], ck: &mut Checksum) {
         }
     }
 
-    // No `Ease::parse` here: its `cubic-bezier(...)` branch parses numbers with core's `f32`
-    // `FromStr` (core::num::dec2flt), whose bounds checks survive LTO, so a firmware that calls it
-    // does not link with the never-panic handler (see boards/qemu/README.md).
+    // Name parsing, as sources spell curves (its number parser is the kernel's own, so the
+    // never-panic link covers it): each result (curve and a sample, or the error) is folded.
+    let names = [
+        "easeInOutSine",
+        "Sine.easeInOut",
+        "outQuad",
+        "in_out_bounce",
+        "stepped",
+        "ease-in-out",
+        "cubic-bezier(0.25, 0.1, 0.25, 1)",
+        "cubic-bezier(.68,-0.6,.32,1.6e0)",
+        "cubic-bezier(1.5, 0, 0, 1)",
+        "InOutSin",
+        "",
+    ];
+    for name in names {
+        match Ease::<S>::parse(name) {
+            Ok(curve) => {
+                fold_curve(ck, &curve);
+                ck.scalar(ease(curve, r(37, 100)));
+            }
+            Err(_) => ck.word(0xE0E0_E0E0),
+        }
+    }
 }
 
 fn fold_name(ck: &mut Checksum, name: &str) {
