@@ -684,15 +684,13 @@ fn parse_bezier<S: Scalar>(args: &[u8]) -> Option<Ease<S>> {
 /// computed from `u = 1 - t`, which is exact in Q16.16 and in `f32` wherever the curve is steep, and
 /// never as `1 - in(1 - t)` where that would amplify a rounding error.
 pub fn ease<S: Scalar>(curve: Ease<S>, t: S) -> S {
-    if t <= S::ZERO {
-        return S::ZERO;
+    // Two comparisons cover every case: t <= 0 and NaN (f32, false in every comparison) give 0.
+    match t.partial_cmp(&S::ZERO) {
+        Some(core::cmp::Ordering::Greater) => {}
+        _ => return S::ZERO,
     }
     if t >= S::ONE {
         return S::ONE;
-    }
-    // NaN (f32) compares false both ways: treat it as the start.
-    if t.partial_cmp(&t).is_none() {
-        return S::ZERO;
     }
     let one = S::ONE;
     let half = S::HALF;

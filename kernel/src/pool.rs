@@ -276,27 +276,9 @@ impl<T, const N: usize> Pool<T, N> {
 
     /// Empties slot `i` if occupied, bumping its generation, and returns its value.
     fn vacate(&mut self, i: usize) -> Option<T> {
-        let free = self.free;
         let slot = self.slots.get_mut(i)?;
-        let generation = match slot {
-            Slot::Occupied { generation, .. } => *generation,
-            _ => return None,
-        };
-        let replacement = match generation.checked_add(1) {
-            Some(g) => Slot::Free { generation: g, next: free },
-            None => Slot::Retired,
-        };
-        let old = core::mem::replace(slot, replacement);
-        if matches!(slot, Slot::Free { .. }) {
-            self.free = u16::try_from(i).ok();
-        }
-        self.len = self.len.saturating_sub(1);
-        match old {
-            Slot::Occupied { value, .. } => Some(value),
-            _ => None,
-        }
+        vacate_slot(slot, i, &mut self.free, &mut self.len)
     }
-
     /// Removes every value; all handles become stale.
     pub fn clear(&mut self) {
         for i in 0..N {
@@ -306,18 +288,17 @@ impl<T, const N: usize> Pool<T, N> {
 
     /// Keeps only the values for which `keep` returns true.
     pub fn retain(&mut self, mut keep: impl FnMut(Handle<T>, &mut T) -> bool) {
-        for i in 0..N {
-            let tag = self.tag;
-            let drop = match self.slots.get_mut(i) {
-                Some(Slot::Occupied { generation, value }) => !keep(Handle::new(i as u16, tag, *generation), value),
+        let Self { slots, free, len, tag, .. } = self;
+        for (i, slot) in slots.iter_mut().enumerate() {
+            let drop = match slot {
+                Slot::Occupied { generation, value } => !keep(Handle::new(i as u16, *tag, *generation), value),
                 _ => false,
             };
             if drop {
-                self.vacate(i);
+                vacate_slot(slot, i, free, len);
             }
         }
     }
-
     /// The values with their handles, in slot order.
     pub fn iter(&self) -> impl Iterator<Item = (Handle<T>, &T)> + '_ {
         let tag = self.tag;
@@ -334,6 +315,28 @@ impl<T, const N: usize> Pool<T, N> {
             Slot::Occupied { generation, value } => Some((Handle::new(i as u16, tag, *generation), value)),
             _ => None,
         })
+    }
+}
+
+/// Empties `slot` (index `i`) if occupied, bumping its generation (or retiring it when the
+/// generation is exhausted), links it into the free list, and returns its value.
+fn vacate_slot<T>(slot: &mut Slot<T>, i: usize, free: &mut Option<u16>, len: &mut u16) -> Option<T> {
+    let generation = match slot {
+        Slot::Occupied { generation, .. } => *generation,
+        _ => return None,
+    };
+    let replacement = match generation.checked_add(1) {
+        Some(g) => Slot::Free { generation: g, next: *free },
+        None => Slot::Retired,
+    };
+    let old = core::mem::replace(slot, replacement);
+    if matches!(slot, Slot::Free { .. }) {
+        *free = u16::try_from(i).ok();
+    }
+    *len = len.saturating_sub(1);
+    match old {
+        Slot::Occupied { value, .. } => Some(value),
+        _ => None,
     }
 }
 

@@ -129,7 +129,7 @@ impl<S: Scalar, const STEPS: usize> Playing<S, STEPS> {
 
     /// Moves the tween on by `dt` seconds (already `>= 0`, finite or +∞ in f32). Returns `false`
     /// when the tween completed (and emitted `TweenCompleted`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn update<K: PropertySink<S> + ?Sized, const Q: usize>(
         &mut self,
         dt: S,
@@ -154,9 +154,21 @@ impl<S: Scalar, const STEPS: usize> Playing<S, STEPS> {
     /// Writes the current group's values for the time `now`: interpolated for steps still
     /// running, the exact end value for steps that ended after `prev` (use a negative `prev` when
     /// the group has just begun, so zero-length steps write too), nothing for steps ended before.
-    #[inline]
+    #[inline(always)]
     fn write_group<K: PropertySink<S> + ?Sized>(&self, prev: S, now: S, sink: &mut K) {
-        let group = self.steps.get(usize::from(self.group)..usize::from(self.group_end)).unwrap_or(&[]);
+        let (first, end) = (usize::from(self.group), usize::from(self.group_end));
+        if end == first + 1 {
+            // A group of one step (the common case): no slice, no loop.
+            if let Some(step) = self.steps.get(first) {
+                if now < step.duration {
+                    step.write_at(now, sink);
+                } else if prev < step.duration {
+                    step.write_end(sink);
+                }
+            }
+            return;
+        }
+        let group = self.steps.get(first..end).unwrap_or(&[]);
         for step in group {
             if now < step.duration {
                 step.write_at(now, sink);
