@@ -678,7 +678,9 @@ fn parse_bezier<S: Scalar>(args: &[u8]) -> Option<Ease<S>> {
 ///
 /// Accuracy against the published formulas in `f64` (measured over every Q16.16 input and dense
 /// `f32` samples by `kernel/tests/ease_accuracy.rs`): within `1e-6` in `f32` and `2^-12` in Q16.16
-/// for every named curve; for [`CubicBezier`] curves see [`CubicBezier::y_at`].
+/// for every named curve (with the `fast-math` feature, the `f32` Sine, Expo and Elastic curves use
+/// micromath's `sin`/`exp2` and are within `2.5e-3`); for [`CubicBezier`] curves see
+/// [`CubicBezier::y_at`].
 ///
 /// Each formula is written so that it loses no precision near the ends: the "out" half of a curve is
 /// computed from `u = 1 - t`, which is exact in Q16.16 and in `f32` wherever the curve is steep, and

@@ -403,7 +403,7 @@ fn second_order_ramp_lag_q16() {
 
 #[test]
 fn spring_follows_the_exact_solution_step_by_step_f32() {
-    check_against_reference::<f32>(Integrator::Spring, 2e-6, 2e-5);
+    check_against_reference::<f32>(Integrator::Spring, F32_SPRING.0, F32_SPRING.1);
 }
 
 #[test]
@@ -441,9 +441,17 @@ fn spring_is_exact_for_any_step<S: Scalar>(tol: f64) {
     }
 }
 
+/// f32 tolerances of the spring tests (damped relative, undamped relative, exact-step absolute per
+/// unit): libm's by default; with the `fast-math` feature the spring's exponential and sine/cosine
+/// come from micromath (errors around 1e-3, see `ossicle::scalar::f32m`), which bounds its accuracy.
+#[cfg(not(feature = "fast-math"))]
+const F32_SPRING: (f64, f64, f64) = (2e-6, 2e-5, 5e-7);
+#[cfg(feature = "fast-math")]
+const F32_SPRING: (f64, f64, f64) = (5e-3, 5e-2, 2e-3);
+
 #[test]
 fn spring_is_exact_for_any_step_f32() {
-    spring_is_exact_for_any_step::<f32>(5e-7);
+    spring_is_exact_for_any_step::<f32>(F32_SPRING.2);
 }
 
 #[test]

@@ -236,6 +236,21 @@ trait Under: Scalar {
     const BEZIER_MONOTONE_SLACK: f64;
     /// The inputs in `[0, 1]` to compare at.
     fn inputs() -> Vec<Self>;
+    /// Whether the curve goes through an approximate sine or power of two: only `f32` with the
+    /// `fast-math` feature, where micromath's `sin`/`exp2` are within about 1e-3 (see
+    /// `ossicle::scalar::f32m`), so Sine, Expo and Elastic inherit that error and lose monotonicity.
+    fn approximate(_name: &str) -> bool {
+        false
+    }
+    /// The bound for named curve `name`.
+    fn bound(name: &str) -> f64 {
+        if Self::approximate(name) {
+            // micromath's sine is within 1.1e-3 and its exp2 within 2.4e-3 relative.
+            2.5e-3
+        } else {
+            Self::NAMED_BOUND
+        }
+    }
 }
 
 impl Under for Q16 {
@@ -251,6 +266,9 @@ impl Under for Q16 {
 
 impl Under for f32 {
     const LABEL: &'static str = "f32";
+    fn approximate(name: &str) -> bool {
+        cfg!(feature = "fast-math") && ["Sine", "Expo", "Elastic"].iter().any(|f| name.contains(f))
+    }
     const NAMED_BOUND: f64 = 1e-6;
     const BEZIER_BOUND: f64 = 1e-5;
     const BEZIER_MONOTONE_SLACK: f64 = f32::EPSILON as f64;
@@ -335,12 +353,17 @@ fn named_curves_match_easings_net<S: Under>() {
             let x = t.to_f64();
             w.see(x, ease(c, t).to_f64(), reference(name, x));
         }
-        report(S::LABEL, name, &w, S::NAMED_BOUND);
-        if w.err > S::NAMED_BOUND {
+        report(S::LABEL, name, &w, S::bound(name));
+        if w.err > S::bound(name) {
             failures.push((name, w));
         }
     }
-    assert!(failures.is_empty(), "{} curves beyond {:e}: {failures:?}", S::LABEL, S::NAMED_BOUND);
+    assert!(
+        failures.is_empty(),
+        "{} curves beyond their bound ({:e} unless approximate): {failures:?}",
+        S::LABEL,
+        S::NAMED_BOUND
+    );
 }
 
 #[test]
@@ -466,7 +489,7 @@ fn sorted_inputs<S: Under>() -> Vec<S> {
 
 fn monotone_curves_never_go_down<S: Under>() {
     let inputs = sorted_inputs::<S>();
-    for name in MONOTONE {
+    for name in MONOTONE.into_iter().filter(|n| !S::approximate(n)) {
         let c = curve::<S>(name);
         let mut prev = S::ZERO;
         for &t in &inputs {
@@ -540,14 +563,14 @@ fn back_and_elastic_overshoot<S: Under>() {
         match below {
             Some(m) => {
                 assert!(m < -0.09, "{name}: published minimum {m}");
-                assert!((lo - m).abs() <= S::NAMED_BOUND, "{} {name}: minimum {lo}, published {m}", S::LABEL);
+                assert!((lo - m).abs() <= S::bound(name), "{} {name}: minimum {lo}, published {m}", S::LABEL);
             }
             None => assert!(lo >= 0.0, "{} {name} goes below 0: {lo}", S::LABEL),
         }
         match above {
             Some(m) => {
                 assert!(m > 1.09, "{name}: published maximum {m}");
-                assert!((hi - m).abs() <= S::NAMED_BOUND, "{} {name}: maximum {hi}, published {m}", S::LABEL);
+                assert!((hi - m).abs() <= S::bound(name), "{} {name}: maximum {hi}, published {m}", S::LABEL);
             }
             None => assert!(hi <= 1.0, "{} {name} goes above 1: {hi}", S::LABEL),
         }
