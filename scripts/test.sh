@@ -63,7 +63,7 @@ step "fuzz targets build"
 cargo check --manifest-path fuzz/Cargo.toml --quiet
 
 step "QEMU: firmware (never-panic link), runs on Cortex-M4F and M0, checksums against the host"
-scripts/qemu/check.sh
+scripts/qemu/check.sh --lint
 
 echo
 echo "all checks passed in $(( $(date +%s) - started )) s"
