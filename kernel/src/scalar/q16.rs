@@ -197,9 +197,10 @@ pub fn hypot(v: &[i32]) -> i32 {
 /// turn for any input.
 fn phase(x: i32) -> u64 {
     let a = u64::from(x.unsigned_abs()); // <= 2^31
-    let whole = a.wrapping_mul(TURN_INT); // modular on purpose
-                                          // a < 2^32 and each half of TURN_FRAC < 2^32: both products fit in u64; the sum is below
-                                          // 2^31 · 2^27 + 2^32 (TURN_FRAC >> 32 < 2^27).
+    // Modular on purpose.
+    let whole = a.wrapping_mul(TURN_INT);
+    // a < 2^32 and each half of TURN_FRAC < 2^32: both products fit in u64; the sum is below
+    // 2^31 · 2^27 + 2^32 (TURN_FRAC >> 32 < 2^27).
     let lo = (a * (TURN_FRAC & 0xFFFF_FFFF)) >> 32;
     let frac = (a * (TURN_FRAC >> 32) + lo) >> 32;
     let p = whole.wrapping_add(frac); // modular on purpose
@@ -214,8 +215,9 @@ fn phase(x: i32) -> u64 {
 /// (rounded; `2^30` means the start of the next quadrant, which the callers handle).
 #[inline]
 fn quadrant(p: u64) -> (u32, i64) {
-    let q = (p >> 62) as u32; // two bits
-                              // rest < 2^62, so rest + 2^31 cannot overflow and the shifted value is at most 2^30.
+    // Two bits.
+    let q = (p >> 62) as u32;
+    // rest < 2^62, so rest + 2^31 cannot overflow and the shifted value is at most 2^30.
     let rest = p & ((1 << 62) - 1);
     (q, ((rest + (1 << 31)) >> 32) as i64)
 }
