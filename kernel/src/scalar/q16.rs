@@ -196,7 +196,8 @@ pub fn hypot(v: &[i32]) -> i32 {
 /// fraction (multiplied high by hand in two 32-bit halves). The error is below 2 units of `2^-64`
 /// turn for any input.
 fn phase(x: i32) -> u64 {
-    let a = u64::from(x.unsigned_abs()); // <= 2^31
+    // a <= 2^31.
+    let a = u64::from(x.unsigned_abs());
     // Modular on purpose.
     let whole = a.wrapping_mul(TURN_INT);
     // a < 2^32 and each half of TURN_FRAC < 2^32: both products fit in u64; the sum is below
