@@ -65,5 +65,10 @@ cargo check --manifest-path fuzz/Cargo.toml --quiet
 step "QEMU: firmware (never-panic link), runs on Cortex-M4F and M0, checksums against the host"
 scripts/qemu/check.sh --lint
 
+step "instruction-count harness (QEMU TCG plugin; figures are for BENCHMARKS.md, not asserted)"
+mkdir -p target
+scripts/bench/qemu-insns.sh > target/qemu-insns.txt
+grep -c '^| ' target/qemu-insns.txt | xargs -I{} echo "{} table rows measured (target/qemu-insns.txt)"
+
 echo
 echo "all checks passed in $(( $(date +%s) - started )) s"
