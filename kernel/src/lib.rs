@@ -28,3 +28,26 @@ pub mod tween;
 
 pub use asset::{Asset, LoadError};
 pub use scalar::{Scalar, Q16};
+
+/// Compile-time check that the public error, event and value types implement `defmt::Format`
+/// with the `defmt` feature (for `f32` values; `fixed` 1.29 has no defmt support).
+#[cfg(feature = "defmt")]
+const _: () = {
+    fn format<T: defmt::Format>() {}
+    let _ = format::<asset::LoadError>;
+    let _ = format::<asset::EncodingMismatch>;
+    let _ = format::<pool::PoolError>;
+    let _ = format::<pool::Handle<()>>;
+    let _ = format::<event::Event>;
+    let _ = format::<sink::PropertyValue<f32>>;
+    let _ = format::<color::Rgba8>;
+    let _ = format::<math::Vec2<f32>>;
+    let _ = format::<math::Vec3<f32>>;
+    let _ = format::<math::Quat<f32>>;
+    let _ = format::<ease::Ease<f32>>;
+    let _ = format::<ease::UnknownEase>;
+    let _ = format::<tween::TweenError>;
+    let _ = format::<motion::MotionError>;
+    let _ = format::<dynamics::DynamicsError>;
+    let _ = format::<dynamics::UnknownIntegrator>;
+};

@@ -15,7 +15,11 @@ pub type TargetId = u32;
 pub type PropertyId = u32;
 
 /// A value written to or read from a property.
+///
+/// With the `defmt` feature it implements `defmt::Format` when the scalar does (`f32`; `fixed` 1.29
+/// has no defmt support, so print Q16.16 values through `to_bits()`).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum PropertyValue<S: Scalar> {
     /// A number.
     Float(S),
