@@ -68,6 +68,63 @@ pub enum Event {
         /// The motion's (or sequence's) handle, as `to_bits()`.
         motion: u64,
     },
+    /// A sprite player switched to another animation (`player` is the id the caller gave it).
+    SpriteAnimationChanged {
+        /// The player's id.
+        player: u32,
+        /// The new animation's index.
+        animation: u32,
+    },
+    /// A sprite player started (or restarted) an animation.
+    SpriteStarted {
+        /// The player's id.
+        player: u32,
+        /// The animation's index.
+        animation: u32,
+    },
+    /// A sprite player shows another frame (also sent for the first frame of a play).
+    SpriteFrameChanged {
+        /// The player's id.
+        player: u32,
+        /// The animation's index.
+        animation: u32,
+        /// The frame, relative to the animation (0 is its first frame).
+        frame: u32,
+    },
+    /// A frame carrying an event name shows (one event per name, in the frame's order).
+    SpriteFrameEvent {
+        /// The player's id.
+        player: u32,
+        /// The animation's index.
+        animation: u32,
+        /// The frame, relative to the animation.
+        frame: u32,
+        /// The event name's string id.
+        name: u32,
+    },
+    /// A sprite animation finished a pass and begins the next one.
+    SpriteLooped {
+        /// The player's id.
+        player: u32,
+        /// The animation's index.
+        animation: u32,
+        /// Pass boundaries crossed since the animation started (1 after the first).
+        count: u32,
+    },
+    /// A non-looping sprite animation played to its end.
+    SpriteEnded {
+        /// The player's id.
+        player: u32,
+        /// The animation's index.
+        animation: u32,
+    },
+    /// A sprite player was stopped with `stop()`.
+    SpriteStopped {
+        /// The player's id.
+        player: u32,
+        /// The animation's index.
+        animation: u32,
+    },
 }
 
 /// A FIFO of at most `N` events of type `E` (by default [`Event`]), stored inline.

@@ -24,6 +24,7 @@ pub mod motion;
 pub mod pool;
 pub mod scalar;
 pub mod sink;
+pub mod sprite;
 pub mod tween;
 
 pub use asset::{Asset, LoadError};
