@@ -14,8 +14,9 @@
 //!   begins the next pass: the turn frames are not shown twice), PingPongReverse the mirror. A
 //!   looping animation wraps after each pass ([`Event::SpriteLooped`]). A non-looping one plays
 //!   `max(repeat, 1)` passes (Forward/Reverse) or `max(repeat, 1)` *directions* (ping-pong, as
-//!   Aseprite counts; see [`AnimationInfo::repeat`]), emitting `SpriteLooped` at each pass
-//!   boundary it crosses, then, when its last frame's time is over, [`Event::SpriteEnded`]; the
+//!   Aseprite counts; see [`AnimationInfo::repeat`]), emitting `SpriteLooped` at each boundary
+//!   between two of its passes (not at the boundary a ping-pong's final return frame sits on:
+//!   repeat 2 plays `0 1 2 1 0` without Looped), then, when its last frame's time is over, [`Event::SpriteEnded`]; the
 //!   last frame stays shown.
 //! - **Speed**: time advances by `dt × speed × curve` (see [`SpeedCurve`]; the curve has its own
 //!   clock, advanced by the unscaled `dt`, and is sampled at the middle of each update). A negative
@@ -263,7 +264,13 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
             return None;
         }
         let pingpong = matches!(info.mode, PlayMode::PingPong | PlayMode::PingPongReverse);
-        let period = if !pingpong { n } else if n <= 1 { 1 } else { n.saturating_mul(2).saturating_sub(2) };
+        let period = if !pingpong {
+            n
+        } else if n <= 1 {
+            1
+        } else {
+            n.saturating_mul(2).saturating_sub(2)
+        };
         let r = u64::from(info.repeat.max(1));
         let last = if pingpong {
             r.saturating_mul(u64::from(n - 1))
@@ -550,7 +557,8 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
                 self.step += 1;
             }
             self.shown = tl.frame_at(self.step);
-            Move::Moved(wraps)
+            // The boundary a ping-pong's final return frame sits on begins no further pass.
+            Move::Moved(wraps && (tl.looping || tl.global(self.cycles, self.step) < tl.last))
         } else {
             if !tl.looping && g == 0 {
                 return Move::End;
@@ -566,7 +574,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
                 self.step -= 1;
             }
             self.shown = tl.frame_at(self.step);
-            Move::Moved(wraps)
+            Move::Moved(wraps && (tl.looping || g < tl.last))
         }
     }
 

@@ -61,14 +61,7 @@ impl Grid {
             let c = avail.checked_div(n)?;
             (c > 0).then_some(c)
         };
-        Some(Self {
-            columns,
-            rows,
-            cell_w: inner(width, columns)?,
-            cell_h: inner(height, rows)?,
-            margin,
-            spacing,
-        })
+        Some(Self { columns, rows, cell_w: inner(width, columns)?, cell_h: inner(height, rows)?, margin, spacing })
     }
 
     /// The number of cells, `columns × rows` (saturating).
