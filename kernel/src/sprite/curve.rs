@@ -2,6 +2,7 @@
 //! smoothstep, or with a Catmull-Rom spline, on their own clock.
 
 use crate::scalar::Scalar;
+use core::cmp::Ordering;
 
 /// How a [`SpeedCurve`] interpolates between two keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -94,10 +95,10 @@ impl<'k, S: Scalar> SpeedCurve<'k, S> {
         let (Some(first), Some(last)) = (keys.first(), keys.last()) else {
             return S::ONE;
         };
-        if !(t > first.time) {
+        if t.partial_cmp(&first.time) != Some(Ordering::Greater) {
             return first.value;
         }
-        if !(t < last.time) {
+        if t.partial_cmp(&last.time) != Some(Ordering::Less) {
             return last.value;
         }
         // The segment i..i+1 with keys[i].time <= t < keys[i+1].time.

@@ -40,7 +40,9 @@
 //!
 //! # Memory
 //!
-//! A `SpritePlayer<f32>` is [`SpritePlayer::BYTES`] bytes (with a speed curve reference).
+//! A player is [`SpritePlayer::BYTES`] bytes, for `f32` and Q16.16 alike: 88 on a 64-bit host,
+//! less on a 32-bit microcontroller (its speed curve's slice reference is 8 bytes there, not 16).
+//! The animation data stays in the source and costs the player nothing.
 //!
 //! # Example
 //!
@@ -594,7 +596,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
                 None => return,
             }
         }
-        if !(pass > S::ZERO) {
+        if pass.partial_cmp(&S::ZERO) != Some(core::cmp::Ordering::Greater) {
             return;
         }
         let left = if backwards { self.elapsed.neg() } else { self.elapsed };
