@@ -189,10 +189,11 @@ fn ping_pong_reverse_and_reverse<S: Scalar>() {
 fn repeat_counts_passes_and_ping_pong_directions<S: Scalar>() {
     let fwd = |r| SpriteAnimation::new("f", Frames::Range { start: 0, end: 2 }, s::<S>(4.0)).repeat(r);
     let pp = |r| fwd(r).mode(PlayMode::PingPong);
-    let anims = [fwd(0), fwd(1), fwd(2), pp(0), pp(1), pp(2), pp(3), pp(2).mode(PlayMode::PingPongReverse)];
+    let one = SpriteAnimation::new("one", Frames::List(&[4]), s::<S>(4.0)).mode(PlayMode::PingPong).repeat(3);
+    let anims = [fwd(0), fwd(1), fwd(2), pp(0), pp(1), pp(2), pp(3), pp(2).mode(PlayMode::PingPongReverse), one];
     let src = SliceSource::new(&anims);
     // (animation, frames shown after each 0.25 s until the end, passes boundaries crossed)
-    let cases: [(usize, &[u32], u32); 8] = [
+    let cases: [(usize, &[u32], u32); 9] = [
         (0, &[1, 2], 0),
         (1, &[1, 2], 0),
         (2, &[1, 2, 0, 1, 2], 1),
@@ -201,6 +202,8 @@ fn repeat_counts_passes_and_ping_pong_directions<S: Scalar>() {
         (5, &[1, 2, 1, 0], 0),
         (6, &[1, 2, 1, 0, 1, 2], 1),
         (7, &[1, 0, 1, 2], 0),
+        // One frame, three directions (Aseprite shows it three times): 0.75 s, two boundaries.
+        (8, &[0, 0], 2),
     ];
     for (a, want, loops) in cases {
         let mut p = SpritePlayer::new(P);

@@ -147,6 +147,8 @@ struct Timeline {
     period: u32,
     /// Global index (`cycles × period + step`) of the last step of a non-looping animation.
     last: u64,
+    /// Whether the last step may be the first of a pass that is not played (ping-pong, n > 1).
+    ends_on_boundary: bool,
 }
 
 impl Timeline {
@@ -274,12 +276,20 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
             n.saturating_mul(2).saturating_sub(2)
         };
         let r = u64::from(info.repeat.max(1));
-        let last = if pingpong {
+        let last = if pingpong && n > 1 {
             r.saturating_mul(u64::from(n - 1))
         } else {
             r.saturating_mul(u64::from(n)).saturating_sub(1)
         };
-        Some(Timeline { anim, n, mode: info.mode, looping: info.looping && !self.once, period, last })
+        Some(Timeline {
+            anim,
+            n,
+            mode: info.mode,
+            looping: info.looping && !self.once,
+            period,
+            last,
+            ends_on_boundary: pingpong && n > 1,
+        })
     }
 
     /// The frame shown, relative to the current animation (0 is its first frame).
@@ -560,7 +570,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
             }
             self.shown = tl.frame_at(self.step);
             // The boundary a ping-pong's final return frame sits on begins no further pass.
-            Move::Moved(wraps && (tl.looping || tl.global(self.cycles, self.step) < tl.last))
+            Move::Moved(wraps && (tl.looping || !tl.ends_on_boundary || tl.global(self.cycles, self.step) < tl.last))
         } else {
             if !tl.looping && g == 0 {
                 return Move::End;
@@ -576,7 +586,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
                 self.step -= 1;
             }
             self.shown = tl.frame_at(self.step);
-            Move::Moved(wraps && (tl.looping || g < tl.last))
+            Move::Moved(wraps && (tl.looping || !tl.ends_on_boundary || g < tl.last))
         }
     }
 

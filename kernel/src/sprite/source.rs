@@ -30,7 +30,10 @@ pub struct AnimationInfo {
     /// For a non-looping animation, how often it plays before it ends (0 or 1: once). For
     /// [`PlayMode::PingPong`] and [`PlayMode::PingPongReverse`] each *direction* counts as one
     /// repeat, as Aseprite exports a tag's repeat: 1 plays `0 1 2`, 2 plays `0 1 2 1 0`, 3 plays
-    /// `0 1 2 1 0 1 2`.
+    /// `0 1 2 1 0 1 2`; a one-frame ping-pong shows its frame `repeat` times. (Checked against the
+    /// sequences of Aseprite's own playback tests, `src/doc/playback_tests.cpp`: tag C `6..8`
+    /// ping-pong repeat 3 plays `6 7 8 7 6 7 8`, tag D `10..12` ping-pong reverse repeat 2 plays
+    /// `12 11 10 11 12`.)
     pub repeat: u32,
     /// How it steps through its frames.
     pub mode: PlayMode,
