@@ -93,6 +93,8 @@ both!(
     event_order_in_one_update,
     speed_curve_values,
     speed_curve_drives_the_player,
+    next_change_with_a_curve_and_pause,
+    play_after_stop_plays_paused_stays_paused,
     errors,
 );
 
@@ -498,6 +500,46 @@ fn speed_curve_drives_the_player<S: Scalar>() {
     approx(Some(p.effective_speed()), 1.0, 1e-6);
     step(&mut p, &src, 0.5);
     assert_eq!(p.frame(), Some(14));
+}
+
+fn next_change_with_a_curve_and_pause<S: Scalar>() {
+    let anims = [SpriteAnimation::new("a", Frames::Range { start: 0, end: 15 }, s::<S>(4.0))];
+    let src = SliceSource::new(&anims);
+    let keys = [SpeedKey::new(s::<S>(0.0), s(0.0)), SpeedKey::new(s(2.0), s(2.0))];
+    let mut p = SpritePlayer::new(P);
+    p.set_speed_curve(Some(SpeedCurve::new(&keys, CurveInterpolation::Linear, false)));
+    p.play(&src, 0, false).unwrap();
+    step(&mut p, &src, 0.0);
+    // Speed 0 now, but the curve rises: wake at its next key (2 s), not never.
+    approx(p.next_change(&src), 2.0, 1e-6);
+    // 1 s sampled at 0.5 (speed 0.5): 0.5 s of animation, exactly two frames.
+    assert_eq!(step(&mut p, &src, 1.0), vec![fc(0, 1), fc(0, 2)]);
+    // Now speed 1 at the clock's 1 s: the frame's 0.25 s, before the key at 2 s.
+    approx(p.next_change(&src), 0.25, 1e-4);
+    // Paused: no change expected, and the curve's clock does not run.
+    p.pause();
+    assert_eq!(p.next_change(&src), None);
+    step(&mut p, &src, 5.0);
+    approx(Some(p.speed_curve_time()), 1.0, 1e-6);
+    p.resume();
+    approx(p.next_change(&src), 0.25, 1e-4);
+}
+
+fn play_after_stop_plays_paused_stays_paused<S: Scalar>() {
+    let anims = [SpriteAnimation::new("a", Frames::Range { start: 0, end: 3 }, s::<S>(4.0)).looping(true)];
+    let src = SliceSource::new(&anims);
+    let mut p = SpritePlayer::new(P);
+    p.play(&src, 0, false).unwrap();
+    step(&mut p, &src, 0.3);
+    p.pause();
+    p.play(&src, 0, false).unwrap();
+    assert_eq!(step(&mut p, &src, 1.0), vec![]);
+    assert!(!p.is_playing());
+    p.stop(&src);
+    step(&mut p, &src, 0.0);
+    p.play(&src, 0, false).unwrap();
+    assert!(p.is_playing());
+    assert_eq!(step(&mut p, &src, 0.3), vec![started(0), fc(0, 0), fc(0, 1)]);
 }
 
 fn errors<S: Scalar>() {

@@ -88,6 +88,18 @@ impl<'k, S: Scalar> SpeedCurve<'k, S> {
         }
     }
 
+    /// The clock time from `t` to the next key strictly after it (for a looping curve, wrapping
+    /// round); `None` past the last key of a non-looping curve, or with fewer than two keys.
+    pub fn time_to_next_key(&self, t: S) -> Option<S> {
+        if self.keys.len() < 2 {
+            return None;
+        }
+        let w = self.wrap_time(t);
+        let next = self.keys.iter().find(|k| k.time > w)?;
+        // A clock before the first key reaches it after `first.time − t` (w is t there).
+        Some(next.time.sub(w))
+    }
+
     /// The curve's value at clock time `t`.
     pub fn value_at(&self, t: S) -> S {
         let t = self.wrap_time(t);

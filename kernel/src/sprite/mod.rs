@@ -133,6 +133,7 @@ pub struct SpritePlayer<'k, S> {
     curve_time: S,
     playing: bool,
     finished: bool,
+    stopped: bool,
     once: bool,
     pending: u8,
 }
@@ -218,6 +219,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
             curve_time: S::ZERO,
             playing: false,
             finished: false,
+            stopped: false,
             once: false,
             pending: 0,
         }
@@ -303,8 +305,8 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
     }
 
     /// Plays animation `index`. If it is already the current animation nothing happens unless
-    /// `restart` (so this is safe to call every frame; a finished animation replays only with
-    /// `restart`). Otherwise it starts from its first frame (its last with a negative speed),
+    /// `restart` (so this is safe to call every frame: a paused animation stays paused, a finished
+    /// one replays only with `restart`; after [`stop`](Self::stop) it plays again). Otherwise it starts from its first frame (its last with a negative speed),
     /// playing, with the speed curve's clock at 0; the queue is cleared. The next update emits
     /// AnimationChanged (if the animation differs), Started and FrameChanged.
     pub fn play<Src: SpriteSource<S> + ?Sized>(
@@ -318,7 +320,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
             return Err(SpriteError::EmptyAnimation);
         }
         let idx = u32::try_from(index).map_err(|_| SpriteError::NoSuchAnimation)?;
-        if self.current == Some(idx) && !restart {
+        if self.current == Some(idx) && !restart && !self.stopped {
             return Ok(());
         }
         self.queued = None;
@@ -385,6 +387,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
     pub fn resume(&mut self) {
         if self.current.is_some() && !self.finished {
             self.playing = true;
+            self.stopped = false;
         }
     }
 
@@ -399,6 +402,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
         self.rewind(&tl);
         self.playing = false;
         self.finished = false;
+        self.stopped = true;
         if self.shown != before {
             self.pending |= P_FRAME;
         }
@@ -453,9 +457,24 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
     /// The time (seconds of `dt`) until the shown frame next changes at the current speed: `None`
     /// while nothing plays, paused, frozen (speed 0), finished, on a held frame, or on the last
     /// frame of a non-looping animation with nothing queued (it never changes); `Some(0)` when an
-    /// update has events to emit. With a speed curve this uses the speed at the curve's current
-    /// time (an estimate).
+    /// update has events to emit.
+    ///
+    /// With a speed curve the result is never later than the curve's next key (where its speed
+    /// changes course; a curve at 0 now gives the time to that key, not `None`), and between keys
+    /// it assumes the speed of now: on a rising segment the frame may change a little earlier.
     pub fn next_change<Src: SpriteSource<S> + ?Sized>(&self, src: &Src) -> Option<S> {
+        let frame = self.next_frame_change(src);
+        let horizon = match &self.curve {
+            Some(c) if self.is_playing() && self.timeline(src).is_some() => c.time_to_next_key(self.curve_time),
+            _ => None,
+        };
+        match (frame, horizon) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn next_frame_change<Src: SpriteSource<S> + ?Sized>(&self, src: &Src) -> Option<S> {
         if self.pending & (P_CHANGED | P_STARTED | P_FRAME | P_STOPPED) != 0 {
             return Some(S::ZERO);
         }
@@ -486,7 +505,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
     }
 
     fn rewind(&mut self, tl: &Timeline) {
-        let (c, s) = tl.start(self.speed < S::ZERO);
+        let (c, s) = tl.start(self.effective_speed() < S::ZERO);
         self.cycles = c;
         self.step = s;
         self.elapsed = S::ZERO;
@@ -504,6 +523,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
         self.once = false;
         self.playing = true;
         self.finished = false;
+        self.stopped = false;
         self.curve_time = S::ZERO;
         self.pending |= P_STARTED | P_FRAME;
         self.pending &= !P_STOPPED;
@@ -647,10 +667,14 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
         if self.is_playing() && self.timeline(src).is_some() {
             let speed = self.speed_at(self.curve_time.add(dt.mul(S::HALF)));
             self.elapsed = self.elapsed.add(dt.mul(speed));
+            let t0 = self.curve_time;
             self.run(src, q);
-        }
-        if let Some(c) = &self.curve {
-            self.curve_time = c.wrap_time(self.curve_time.add(dt));
+            // The curve's clock runs while the player plays (not while paused), from where it was
+            // (a queued animation starting in this update restarts it: then from 0).
+            if let Some(c) = &self.curve {
+                let base = if self.curve_time == t0 { t0 } else { S::ZERO };
+                self.curve_time = c.wrap_time(base.add(dt));
+            }
         }
         if self.pending & P_STOPPED != 0 {
             if let Some(animation) = self.current {
