@@ -89,6 +89,7 @@ both!(
     play_once_returns_to_previous,
     huge_dt_skips_whole_loops,
     huge_dt_non_looping_ends,
+    huge_dt_backwards_skips_whole_loops,
     tiny_durations_are_bounded,
     event_order_in_one_update,
     speed_curve_values,
@@ -331,6 +332,12 @@ fn backwards_non_looping_starts_at_end_and_ends_at_first<S: Scalar>() {
     p.set_speed(S::NEG_ONE);
     p.play(&src, 0, false).unwrap();
     assert_eq!(step(&mut p, &src, 0.0), vec![changed(0), started(0), fc(0, 2)]);
+    // The last frame shows for its whole duration before the first step back.
+    approx(p.next_change(&src), 0.25, 1e-6);
+    assert_eq!(step(&mut p, &src, 0.2), vec![]);
+    assert_eq!(step(&mut p, &src, 0.05), vec![fc(0, 1)]);
+    p.play(&src, 0, true).unwrap();
+    step(&mut p, &src, 0.0);
     // Two passes backwards: 2 1 0 | 2 1 0, starting at the last frame's end.
     assert_eq!(frames_over(&mut p, &src, 0.25, 5), vec![1, 0, 2, 1, 0]);
     assert_eq!(p.next_change(&src), None);
@@ -407,6 +414,20 @@ fn huge_dt_skips_whole_loops<S: Scalar>() {
     assert_eq!(p.loop_count(), 1333);
     // Q16: 1000.1 is stored as 65542554 / 65536, 0.1 s within 2^-15.
     approx(Some(p.elapsed_in_frame()), 0.1, 1e-4);
+    approx(p.next_change(&src), 0.15, 1e-4);
+}
+
+fn huge_dt_backwards_skips_whole_loops<S: Scalar>() {
+    let anims = [SpriteAnimation::new("a", Frames::Range { start: 0, end: 2 }, s::<S>(4.0)).looping(true)];
+    let src = SliceSource::new(&anims);
+    let mut p = SpritePlayer::new(P);
+    p.set_speed(S::NEG_ONE);
+    p.play(&src, 0, false).unwrap();
+    step(&mut p, &src, 0.0);
+    // From the end of frame 2: 0.25 s to frame 1, 0.5 to frame 0, 0.75 to frame 2 (Looped 1);
+    // 999.35 s left: 1332 passes of 0.75 skipped (Looped 1333), 0.35 s: frame 1, 0.15 s left in it.
+    let ev = step(&mut p, &src, 1000.1);
+    assert_eq!(ev, vec![fc(0, 1), fc(0, 0), fc(0, 2), looped(0, 1), looped(0, 1333), fc(0, 1)]);
     approx(p.next_change(&src), 0.15, 1e-4);
 }
 
@@ -619,4 +640,57 @@ fn player_is_small_and_copy() {
     copy::<SpritePlayer<'static, f32>>();
     copy::<SpritePlayer<'static, Q16>>();
     const { assert!(SpritePlayer::<f32>::BYTES <= 96) };
+}
+
+#[test]
+fn nan_speed_advances_nothing() {
+    let anims = [SpriteAnimation::new("a", Frames::Range { start: 0, end: 2 }, 4.0f32).looping(true)];
+    let src = SliceSource::new(&anims);
+    let mut p = SpritePlayer::new(P);
+    p.play(&src, 0, false).unwrap();
+    step(&mut p, &src, 0.0);
+    p.set_speed(f32::NAN);
+    assert_eq!(step(&mut p, &src, 1.0), vec![]);
+    p.set_speed(1.0);
+    let mut q: EventQueue<8> = EventQueue::new();
+    p.update(&src, f32::NAN, &mut q);
+    p.update(&src, f32::NEG_INFINITY, &mut q);
+    assert!(q.is_empty());
+    assert_eq!(step(&mut p, &src, -3.0), vec![]);
+    assert_eq!(p.frame(), Some(0));
+}
+
+/// A source claiming `u32::MAX` events on its only frame.
+struct Chatty;
+impl SpriteSource<f32> for Chatty {
+    fn animation_count(&self) -> usize {
+        1
+    }
+    fn animation(&self, index: usize) -> Option<ossicle::sprite::AnimationInfo> {
+        (index == 0).then_some(ossicle::sprite::AnimationInfo {
+            frame_count: 1,
+            looping: true,
+            repeat: 0,
+            mode: PlayMode::Forward,
+        })
+    }
+    fn find(&self, _: &str) -> Option<usize> {
+        None
+    }
+    fn frame(&self, _: usize, frame: u32) -> Option<ossicle::sprite::FrameRef<f32>> {
+        (frame == 0).then_some(ossicle::sprite::FrameRef { source: 0, duration: Some(1.0), event_count: u32::MAX })
+    }
+    fn frame_event(&self, _: usize, _: u32, event: u32) -> Option<u32> {
+        Some(event)
+    }
+}
+
+#[test]
+fn event_names_per_frame_are_capped() {
+    let mut p = SpritePlayer::new(P);
+    p.play(&Chatty, 0, false).unwrap();
+    let mut q: EventQueue<256> = EventQueue::new();
+    p.update(&Chatty, 0.0, &mut q);
+    let names = q.iter().filter(|e| matches!(e, Event::SpriteFrameEvent { .. })).count();
+    assert_eq!(names, ossicle::sprite::MAX_EVENTS_PER_FRAME as usize);
 }

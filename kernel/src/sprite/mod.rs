@@ -76,6 +76,9 @@ use core::fmt;
 /// passes, this is reached only with absurdly small durations); the time beyond is dropped.
 pub const MAX_STEPS_PER_UPDATE: u32 = 4096;
 
+/// The most event names one frame emits (a corrupt count cannot make an update loop for long).
+pub const MAX_EVENTS_PER_FRAME: u32 = 64;
+
 /// Why a sprite player refused a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -348,7 +351,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
         self.play(src, index, true)?;
         self.once = true;
         if let Some(tl) = self.timeline(src) {
-            self.rewind(&tl); // the start of a backwards play depends on looping
+            self.rewind(src, &tl); // the start of a backwards play depends on looping
         }
         let idx = u32::try_from(index).ok();
         self.queued = if before != idx { before } else { None };
@@ -399,7 +402,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
             return;
         };
         let before = self.shown;
-        self.rewind(&tl);
+        self.rewind(src, &tl);
         self.playing = false;
         self.finished = false;
         self.stopped = true;
@@ -504,13 +507,16 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
         src.frame(tl.anim, tl.frame_at(step)).and_then(|f| f.duration).filter(|d| *d > S::ZERO)
     }
 
-    fn rewind(&mut self, tl: &Timeline) {
-        let (c, s) = tl.start(self.effective_speed() < S::ZERO);
+    /// Back to the start: the first step, or, playing backwards, the end of the last one (so the
+    /// last frame shows for its whole duration).
+    fn rewind<Src: SpriteSource<S> + ?Sized>(&mut self, src: &Src, tl: &Timeline) {
+        let backwards = self.effective_speed() < S::ZERO;
+        let (c, s) = tl.start(backwards);
         self.cycles = c;
         self.step = s;
-        self.elapsed = S::ZERO;
         self.loops = 0;
         self.shown = tl.frame_at(s);
+        self.elapsed = if backwards { self.duration(src, tl, s).unwrap_or(S::ZERO) } else { S::ZERO };
     }
 
     /// Makes `idx` current, rewound and playing, and records its start events.
@@ -528,7 +534,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
         self.pending |= P_STARTED | P_FRAME;
         self.pending &= !P_STOPPED;
         if let Some(tl) = self.timeline(src) {
-            self.rewind(&tl);
+            self.rewind(src, &tl);
         }
     }
 
@@ -540,11 +546,12 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
     ) {
         let (player, animation, frame) = (self.id, self.current.unwrap_or(0), self.shown);
         q.push(Event::SpriteFrameChanged { player, animation, frame });
-        let count = src.frame(tl.anim, frame).map_or(0, |f| f.event_count);
+        let count = src.frame(tl.anim, frame).map_or(0, |f| f.event_count).min(MAX_EVENTS_PER_FRAME);
         for e in 0..count {
-            if let Some(name) = src.frame_event(tl.anim, frame, e) {
-                q.push(Event::SpriteFrameEvent { player, animation, frame, name });
-            }
+            let Some(name) = src.frame_event(tl.anim, frame, e) else {
+                break;
+            };
+            q.push(Event::SpriteFrameEvent { player, animation, frame, name });
         }
     }
 
@@ -666,9 +673,15 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
         self.flush_start(src, q);
         if self.is_playing() && self.timeline(src).is_some() {
             let speed = self.speed_at(self.curve_time.add(dt.mul(S::HALF)));
-            self.elapsed = self.elapsed.add(dt.mul(speed));
+            let advance = dt.mul(speed);
             let t0 = self.curve_time;
-            self.run(src, q);
+            // A NaN speed (f32) advances nothing.
+            if let Some(dir) = advance.partial_cmp(&S::ZERO) {
+                if dir != core::cmp::Ordering::Equal {
+                    self.elapsed = self.elapsed.add(advance);
+                    self.run(src, q, dir == core::cmp::Ordering::Less);
+                }
+            }
             // The curve's clock runs while the player plays (not while paused), from where it was
             // (a queued animation starting in this update restarts it: then from 0).
             if let Some(c) = &self.curve {
@@ -685,7 +698,15 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
     }
 
     /// Steps through the time accumulated in `elapsed`.
-    fn run<Src: SpriteSource<S> + ?Sized, const N: usize>(&mut self, src: &Src, q: &mut EventQueue<N>) {
+    ///
+    /// Forwards, a frame is left when its time is used up (`elapsed ≥ duration`); backwards, when
+    /// `elapsed ≤ 0`: a boundary belongs to the frame after it in the direction of play.
+    fn run<Src: SpriteSource<S> + ?Sized, const N: usize>(
+        &mut self,
+        src: &Src,
+        q: &mut EventQueue<N>,
+        backwards: bool,
+    ) {
         let mut steps = 0u32;
         let mut since_skip = 0u32;
         let mut skipped = false;
@@ -693,12 +714,11 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
             let Some(tl) = self.timeline(src) else {
                 return;
             };
-            let backwards = self.elapsed < S::ZERO;
             let Some(d) = self.duration(src, &tl, self.step) else {
                 self.elapsed = S::ZERO; // a held frame absorbs the time
                 return;
             };
-            if !backwards && self.elapsed < d {
+            if (!backwards && self.elapsed < d) || (backwards && self.elapsed > S::ZERO) {
                 return;
             }
             if steps >= MAX_STEPS_PER_UPDATE {
