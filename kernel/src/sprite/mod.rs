@@ -8,35 +8,51 @@
 //! # Semantics
 //!
 //! - **Frames**: an animation plays `frame_count` frames (relative frames `0..frame_count`, each
-//!   mapped to a source frame: a range or a list, see [`Frames`]). Each frame shows for its
-//!   duration (per-frame duration, else `1 / fps`); a frame without one holds for ever.
+//!   mapped to a source frame by a range or a list, see [`Frames`]). Each frame shows for its
+//!   duration (its own duration, else `1 / fps`); a frame without one (fps ≤ 0) holds for ever.
+//!   A boundary between two frames belongs to the frame after it in the direction of play: at
+//!   exactly 0.25 s into a 4 fps animation frame 1 shows.
 //! - **Passes**: Forward plays `0 … n−1`, Reverse `n−1 … 0`, PingPong `0 … n−1 … 1` (then 0 again
 //!   begins the next pass: the turn frames are not shown twice), PingPongReverse the mirror. A
 //!   looping animation wraps after each pass ([`Event::SpriteLooped`]). A non-looping one plays
 //!   `max(repeat, 1)` passes (Forward/Reverse) or `max(repeat, 1)` *directions* (ping-pong, as
 //!   Aseprite counts; see [`AnimationInfo::repeat`]), emitting `SpriteLooped` at each boundary
 //!   between two of its passes (not at the boundary a ping-pong's final return frame sits on:
-//!   repeat 2 plays `0 1 2 1 0` without Looped), then, when its last frame's time is over, [`Event::SpriteEnded`]; the
-//!   last frame stays shown.
-//! - **Speed**: time advances by `dt × speed × curve` (see [`SpeedCurve`]; the curve has its own
-//!   clock, advanced by the unscaled `dt`, and is sampled at the middle of each update). A negative
-//!   speed plays the same sequence backwards: a looping animation wraps from its first frame to its
-//!   last, a non-looping one ends at its first frame. `play` with a negative speed starts at the
-//!   end. Speed 0 freezes. A negative or NaN `dt` counts as 0.
-//! - **Events**: control calls (`play`, `stop`, `set_frame`...) record what happened; the next
+//!   repeat 2 plays `0 1 2 1 0` without Looped), then, when its last frame's time is over,
+//!   [`Event::SpriteEnded`]; the last frame stays shown.
+//! - **Speed**: time advances by `dt × speed × curve` (see [`SpeedCurve`]: the curve has its own
+//!   clock, which runs by the unscaled `dt` while the player plays and restarts at 0 with every
+//!   start of an animation; it is sampled at the middle of each update, so keep updates short
+//!   against the curve's keys). A negative speed plays the same sequence backwards: a looping
+//!   animation wraps from its first frame to its last, a non-looping one ends at its first frame;
+//!   an animation started with a negative speed begins at the end of its last frame. Speed 0
+//!   freezes. A negative or NaN `dt`, or a NaN speed, advances nothing.
+//! - **Control**: [`play`](SpritePlayer::play) (by index or name; the current animation again is a
+//!   no-op unless `restart`), [`pause`](SpritePlayer::pause), [`resume`](SpritePlayer::resume)
+//!   (nothing if finished), [`stop`](SpritePlayer::stop) (rewinds; Stopped),
+//!   [`set_frame`](SpritePlayer::set_frame) (clamped), [`set_speed`](SpritePlayer::set_speed),
+//!   [`queue`](SpritePlayer::queue) (after the current non-looping animation ends, or after the
+//!   current pass of a looping one), [`play_once`](SpritePlayer::play_once) (once, then back to
+//!   the previous animation).
+//! - **Events**: control calls record what happened; the next
 //!   [`update`](SpritePlayer::update) (`dt = 0` is fine) emits it, then advances. Within one
 //!   update events come in the order AnimationChanged, Started, FrameChanged (also for the first
-//!   frame), FrameEvent (one per event name of the frame, in its order), Looped, Ended, Stopped; an
-//!   update crossing several frames emits each crossed frame's FrameChanged and FrameEvents in
-//!   order, with the Looped of a pass boundary after the FrameChanged/FrameEvents of the frame that
-//!   begins the new pass. When an animation ends and another is queued, the old one's Ended comes
-//!   before the new one's AnimationChanged, Started, FrameChanged, and the time left over plays on
-//!   in the new one.
+//!   frame), FrameEvent (one per event name of the frame, in its order, at most
+//!   [`MAX_EVENTS_PER_FRAME`]), Looped, Ended, Stopped; an update crossing several frames emits
+//!   each crossed frame's FrameChanged and FrameEvents in order, with the Looped of a pass
+//!   boundary after the FrameChanged/FrameEvents of the frame that begins the new pass. When an
+//!   animation ends and another is queued, the old one's Ended comes before the new one's
+//!   AnimationChanged, Started, FrameChanged, and the time left over plays on in the new one.
+//!   Events go to the caller's [`EventQueue`]; when it is full they are dropped and counted there.
 //! - **Huge `dt`**: once an update has stepped through one full pass, whole further passes are
 //!   skipped arithmetically: their frames' events are not emitted, a single `SpriteLooped` carries
 //!   the new pass count, and the remaining time plays normally (a non-looping animation never
-//!   skips its last pass). As a last guard, an update steps at most
-//!   [`MAX_STEPS_PER_UPDATE`] frames; time beyond that is dropped.
+//!   skips its last pass). As a last guard, an update steps at most [`MAX_STEPS_PER_UPDATE`]
+//!   frames; time beyond that is dropped.
+//! - **Sleeping**: [`next_change`](SpritePlayer::next_change) tells how long the shown frame stays.
+//! - **Q16.16**: times are multiples of 2⁻¹⁶ s; `1 / fps` is rounded (10 fps is 0.100006 s), so
+//!   over long plays a Q16 player drifts from an f32 one by that rounding per frame. Durations
+//!   that are binary fractions (Aseprite's milliseconds are not, but 0.25 s is) are exact.
 //!
 //! # Memory
 //!
