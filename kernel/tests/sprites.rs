@@ -96,6 +96,7 @@ both!(
     speed_curve_drives_the_player,
     next_change_with_a_curve_and_pause,
     play_after_stop_plays_paused_stays_paused,
+    set_frame_in_ping_pong_reverse,
     errors,
 );
 
@@ -561,6 +562,20 @@ fn play_after_stop_plays_paused_stays_paused<S: Scalar>() {
     p.play(&src, 0, false).unwrap();
     assert!(p.is_playing());
     assert_eq!(step(&mut p, &src, 0.3), vec![started(0), fc(0, 0), fc(0, 1)]);
+}
+
+fn set_frame_in_ping_pong_reverse<S: Scalar>() {
+    let anims = [SpriteAnimation::new("a", Frames::Range { start: 0, end: 2 }, s::<S>(4.0))
+        .mode(PlayMode::PingPongReverse)
+        .looping(true)];
+    let src = SliceSource::new(&anims);
+    let mut p = SpritePlayer::new(P);
+    p.play(&src, 0, false).unwrap();
+    step(&mut p, &src, 0.1);
+    // Frame 0 first shows at the turn of the pass (2 1 [0] 1): from there 1, then 2 starts a pass.
+    p.set_frame(&src, 0);
+    assert_eq!(step(&mut p, &src, 0.0), vec![fc(0, 0)]);
+    assert_eq!(step(&mut p, &src, 0.5), vec![fc(0, 1), fc(0, 2), looped(0, 1)]);
 }
 
 fn errors<S: Scalar>() {
