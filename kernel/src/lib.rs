@@ -51,4 +51,5 @@ const _: () = {
     let _ = format::<motion::MotionError>;
     let _ = format::<dynamics::DynamicsError>;
     let _ = format::<dynamics::UnknownIntegrator>;
+    let _ = format::<sprite::SpriteError>;
 };
