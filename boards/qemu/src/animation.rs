@@ -193,7 +193,22 @@ pub fn fold_event(ck: &mut Checksum, e: &Event) {
             ck.word(0xA6);
             fold_u64(ck, motion);
         }
+        Event::SpriteAnimationChanged { player, animation } => fold_words(ck, &[0xB0, player, animation]),
+        Event::SpriteStarted { player, animation } => fold_words(ck, &[0xB1, player, animation]),
+        Event::SpriteFrameChanged { player, animation, frame } => fold_words(ck, &[0xB2, player, animation, frame]),
+        Event::SpriteFrameEvent { player, animation, frame, name } => {
+            fold_words(ck, &[0xB3, player, animation, frame, name])
+        }
+        Event::SpriteLooped { player, animation, count } => fold_words(ck, &[0xB4, player, animation, count]),
+        Event::SpriteEnded { player, animation } => fold_words(ck, &[0xB5, player, animation]),
+        Event::SpriteStopped { player, animation } => fold_words(ck, &[0xB6, player, animation]),
         _ => ck.word(0xAF),
+    }
+}
+
+fn fold_words(ck: &mut Checksum, words: &[u32]) {
+    for &w in words {
+        ck.word(w);
     }
 }
 
@@ -1028,4 +1043,92 @@ pub fn dynamics_ops<S: Scalar>(ck: &mut Checksum) {
     dynamics.clear();
     ck.word(dynamics.len() as u32);
     ck.word(sink.finish());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sprite player.
+
+/// The sprite player over an in-RAM source: every play mode, repeats, per-frame durations, frame
+/// events, a speed curve, queue / play_once, pause / stop / set_frame, negative speed and a huge dt;
+/// every event, the frame shown and `next_change` folded after each update.
+#[inline(never)]
+pub fn sprite_ops<S: Scalar>(ck: &mut Checksum) {
+    use ossicle::sprite::{
+        CurveInterpolation, Frames, PlayMode, SliceSource, SpeedCurve, SpeedKey, SpriteAnimation, SpritePlayer,
+    };
+    let durations = [r::<S>(1, 10), r(1, 4), r(1, 20), r(3, 10)];
+    let hit: [&[u32]; 4] = [&[], &[7], &[], &[8, 9]];
+    let anims = [
+        SpriteAnimation::new("idle", Frames::Range { start: 0, end: 3 }, S::from_i32(8)).looping(true),
+        SpriteAnimation::new("walk", Frames::List(&[4, 5, 4, 6]), S::ZERO)
+            .durations(&durations)
+            .events(&hit)
+            .looping(true),
+        SpriteAnimation::new("jump", Frames::Range { start: 7, end: 9 }, S::from_i32(12))
+            .repeat(2)
+            .mode(PlayMode::PingPong),
+        SpriteAnimation::new("land", Frames::Range { start: 10, end: 12 }, S::from_i32(10)).mode(PlayMode::Reverse),
+        SpriteAnimation::new("spin", Frames::Range { start: 13, end: 16 }, S::from_i32(15))
+            .mode(PlayMode::PingPongReverse)
+            .looping(true),
+        SpriteAnimation::new("hold", Frames::Range { start: 17, end: 17 }, S::ZERO),
+    ];
+    let src = SliceSource::new(&anims);
+    let keys = [SpeedKey::new(S::ZERO, S::ONE), SpeedKey::new(S::ONE, S::TWO), SpeedKey::new(S::TWO, S::HALF)];
+    let mut events: EventQueue<32> = EventQueue::new();
+    let mut player: SpritePlayer<'_, S> = SpritePlayer::new(3);
+    let dts = [r::<S>(1, 60), r(1, 30), r(7, 100), S::ZERO, r(1, 4), r(3, 2)];
+    let step = |player: &mut SpritePlayer<'_, S>, events: &mut EventQueue<32>, ck: &mut Checksum, n: usize| {
+        for k in 0..n {
+            let dt = dts.get(k % dts.len()).copied().unwrap_or(S::ZERO);
+            player.update(&src, dt, events);
+            fold_events(ck, events);
+            ck.word(player.frame().map_or(0xFFFF, |f| f));
+            ck.word(player.source_frame(&src).map_or(0xFFFF, |f| f));
+            match player.next_change(&src) {
+                Some(t) => ck.scalar(t),
+                None => ck.word(0xDEAD),
+            }
+        }
+    };
+    for (i, name) in ["idle", "walk", "jump", "land", "spin", "hold", "missing"].iter().enumerate() {
+        match player.play_named(&src, name, i % 2 == 0) {
+            Ok(()) => ck.word(1),
+            Err(_) => ck.word(0xE5),
+        }
+        step(&mut player, &mut events, ck, 12);
+    }
+    // Replaying the current animation does nothing; restart does.
+    let _ = player.play(&src, 1, false);
+    let _ = player.play(&src, 1, false);
+    step(&mut player, &mut events, ck, 3);
+    let _ = player.play(&src, 1, true);
+    step(&mut player, &mut events, ck, 3);
+    // Queue after a non-looping animation, play_once back to a looping one.
+    let _ = player.play(&src, 2, true);
+    let _ = player.queue(&src, 0);
+    step(&mut player, &mut events, ck, 10);
+    let _ = player.play_once(&src, 3);
+    step(&mut player, &mut events, ck, 10);
+    // Pause, resume, set_frame, stop, negative and zero speed, a speed curve, a huge dt.
+    player.pause();
+    step(&mut player, &mut events, ck, 2);
+    player.resume();
+    player.set_frame(&src, 2);
+    step(&mut player, &mut events, ck, 3);
+    player.set_speed(S::NEG_ONE);
+    step(&mut player, &mut events, ck, 8);
+    player.set_speed(S::ZERO);
+    step(&mut player, &mut events, ck, 2);
+    player.set_speed(S::ONE);
+    player.set_speed_curve(Some(SpeedCurve { keys: &keys, interpolation: CurveInterpolation::Cubic, looping: true }));
+    let _ = player.play(&src, 4, true);
+    step(&mut player, &mut events, ck, 12);
+    player.update(&src, S::from_i32(500), &mut events);
+    fold_events(ck, &mut events);
+    ck.word(player.loop_count());
+    player.stop(&src);
+    step(&mut player, &mut events, ck, 2);
+    let _ = player.play(&src, 9, true);
+    step(&mut player, &mut events, ck, 1);
 }

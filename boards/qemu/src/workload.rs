@@ -31,7 +31,7 @@ const PARTNERS: [usize; 8] = [0, 1, 2, 3, 5, 8, 13, 21];
 const CANONICAL_NAN: u32 = 0x7FC0_0000;
 
 /// The operations the workload checksums, in the order of [`Report::ops`].
-pub const OPS: [&str; 42] = [
+pub const OPS: [&str; 43] = [
     "blob",
     "add",
     "sub",
@@ -74,6 +74,7 @@ pub const OPS: [&str; 42] = [
     "motion",
     "sequence",
     "dynamics",
+    "sprite",
 ];
 
 /// Index of each operation in [`OPS`].
@@ -121,6 +122,7 @@ mod op {
     pub const MOTION: usize = 39;
     pub const SEQUENCE: usize = 40;
     pub const DYNAMICS: usize = 41;
+    pub const SPRITE: usize = 42;
 }
 
 /// An FNV-1a (32-bit) checksum over little-endian words.
@@ -260,6 +262,7 @@ pub fn run<S: Scalar>(blob: &[u8]) -> Result<Report, WorkloadError> {
     animation::motion_ops::<S>(&mut ck[op::MOTION]);
     animation::sequence_ops::<S>(&mut ck[op::SEQUENCE]);
     animation::dynamics_ops::<S>(&mut ck[op::DYNAMICS]);
+    animation::sprite_ops::<S>(&mut ck[op::SPRITE]);
 
     let mut ops = [0u32; OPS.len()];
     for (o, c) in ops.iter_mut().zip(ck.iter()) {
