@@ -77,10 +77,12 @@
 //! ```
 
 mod curve;
+pub mod dirty;
 mod sheet;
 mod source;
 
 pub use curve::{CurveInterpolation, SpeedCurve, SpeedKey};
+pub use dirty::{DirtyOverflow, DirtyRects, RectExt};
 pub use sheet::{FrameRect, Grid, Rect};
 pub use source::{AnimationInfo, FrameRef, Frames, PlayMode, SliceSource, SpriteAnimation, SpriteSource};
 
