@@ -390,3 +390,92 @@ fn memory_size() {
 fn overflow_displays() {
     assert_eq!(DirtyOverflow.to_string(), "the dirty-rectangle list is full");
 }
+
+// ---- Against a pixel bitmap ----
+
+/// A small deterministic generator (64-bit LCG, Knuth's MMIX constants), high bits used.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> u32 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) as u32
+    }
+    fn range(&mut self, lo: i32, hi: i32) -> i32 {
+        lo + (self.next() % (hi - lo) as u32) as i32
+    }
+}
+
+/// Random rectangles on a 40 × 30 screen at (−5, 3), compared pixel by pixel with what was added:
+/// every added (clipped) pixel is listed exactly once, nothing outside the bounding box of the
+/// added pixels is listed, the list never exceeds its capacity, and the invariants hold.
+#[test]
+fn covers_every_added_pixel() {
+    let screen = r(-5, 3, 40, 30);
+    let (sx, sy) = (screen.x, screen.y);
+    let mut rng = Lcg(0x5eed);
+    let (mut full_rounds, mut multi_rounds) = (0, 0);
+    for round in 0..400 {
+        let mut d: DirtyRects<4> = DirtyRects::new(screen);
+        let mut added = [[false; 40]; 30];
+        let adds = 1 + rng.next() % 10;
+        for _ in 0..adds {
+            let rect = r(rng.range(-15, 45), rng.range(-8, 43), rng.next() % 7, rng.next() % 7);
+            d.add(rect);
+            for (row, line) in added.iter_mut().enumerate() {
+                for (col, px) in line.iter_mut().enumerate() {
+                    let (x, y) = (sx + col as i32, sy + row as i32);
+                    let inside = i64::from(x) >= i64::from(rect.x)
+                        && i64::from(x) < rect.right()
+                        && i64::from(y) >= i64::from(rect.y)
+                        && i64::from(y) < rect.bottom();
+                    *px |= inside;
+                }
+            }
+            assert_invariants(&d);
+        }
+        // Count how many listed rectangles hold each pixel.
+        let mut listed = [[0u8; 40]; 30];
+        for l in d.iter() {
+            for y in l.y..l.bottom() as i32 {
+                for x in l.x..l.right() as i32 {
+                    listed[(y - sy) as usize][(x - sx) as usize] += 1;
+                }
+            }
+        }
+        let any = added.iter().flatten().any(|&p| p);
+        assert_eq!(d.is_empty(), !any, "round {round}");
+        // The bounding box of the added pixels.
+        let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+        for (row, line) in added.iter().enumerate() {
+            for (col, &p) in line.iter().enumerate() {
+                if p {
+                    let (x, y) = (sx + col as i32, sy + row as i32);
+                    (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
+                }
+            }
+        }
+        let mut listed_pixels = 0u64;
+        for row in 0..30 {
+            for col in 0..40 {
+                let n = listed[row][col];
+                assert!(n <= 1, "round {round}: pixel listed {n} times");
+                listed_pixels += u64::from(n);
+                if added[row][col] {
+                    assert_eq!(n, 1, "round {round}: an added pixel is not listed");
+                }
+                let (x, y) = (sx + col as i32, sy + row as i32);
+                if n > 0 && !d.is_full_screen() {
+                    assert!(x >= x0 && x < x1 && y >= y0 && y < y1, "round {round}: listed outside the added box");
+                }
+            }
+        }
+        assert_eq!(d.area(), listed_pixels, "round {round}");
+        if any && !d.is_full_screen() {
+            assert_eq!(d.bounds(), Some(r(x0, y0, (x1 - x0) as u32, (y1 - y0) as u32)), "round {round}");
+        }
+        full_rounds += u32::from(d.is_full_screen());
+        multi_rounds += u32::from(d.len() >= 3);
+    }
+    // The rounds exercise both overflow and lists of several rectangles.
+    assert!(full_rounds >= 10 && multi_rounds >= 50, "full {full_rounds}, multi {multi_rounds}");
+}

@@ -213,10 +213,21 @@ impl<const N: usize> DirtyRects<N> {
         if !fits {
             return Err(DirtyOverflow);
         }
-        // Absorb every listed rectangle the growing box touches, until it touches none.
-        while let Some(i) = self.rects.iter().position(|o| o.touches(&r)) {
-            let o = self.rects.swap_remove(i);
-            r = r.union(&o);
+        // Absorb every listed rectangle the growing box touches, until a pass absorbs none (each
+        // pass that absorbs one removes it, so this ends after at most N + 1 passes).
+        loop {
+            let mut absorbed = false;
+            self.rects.retain(|o| {
+                let t = o.touches(&r);
+                if t {
+                    r = r.union(o);
+                    absorbed = true;
+                }
+                !t
+            });
+            if !absorbed {
+                break;
+            }
         }
         if r == self.screen {
             self.mark_full_screen();
@@ -243,7 +254,7 @@ impl<const N: usize> DirtyRects<N> {
     }
 
     /// The rectangles to redraw: the whole screen alone when [full-screen](Self::is_full_screen),
-    /// else the listed rectangles in no particular order.
+    /// else the listed rectangles (in no promised order).
     pub fn iter(&self) -> impl Iterator<Item = Rect> + '_ {
         let screen = if self.full { Some(self.screen) } else { None };
         screen.into_iter().chain(self.rects.iter().copied())
