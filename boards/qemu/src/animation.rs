@@ -1131,4 +1131,34 @@ pub fn sprite_ops<S: Scalar>(ck: &mut Checksum) {
     step(&mut player, &mut events, ck, 2);
     let _ = player.play(&src, 9, true);
     step(&mut player, &mut events, ck, 1);
+
+    // The dirty-rectangle list a sprite renderer feeds: clipping, merging, full-screen fallback.
+    use ossicle::sprite::{DirtyRects, Rect};
+    let mut dirty: DirtyRects<4> = DirtyRects::new(Rect { x: 0, y: 0, w: 160, h: 128 });
+    let rects = [
+        Rect { x: -10, y: 5, w: 30, h: 20 },
+        Rect { x: 20, y: 5, w: 10, h: 10 },
+        Rect { x: 100, y: 100, w: 100, h: 100 },
+        Rect { x: 50, y: 60, w: 0, h: 9 },
+        Rect { x: 60, y: 30, w: 5, h: 5 },
+        Rect { x: 80, y: 10, w: 4, h: 4 },
+        Rect { x: i32::MAX, y: i32::MIN, w: u32::MAX, h: u32::MAX },
+        Rect { x: 120, y: 40, w: 8, h: 8 },
+    ];
+    for (k, r) in rects.iter().enumerate() {
+        if k % 3 == 2 {
+            ck.word(u32::from(dirty.try_add(*r).is_ok()));
+        } else {
+            dirty.add(*r);
+        }
+        ck.word(dirty.len() as u32);
+        ck.word(u32::from(dirty.is_full_screen()));
+        ck.word(dirty.area() as u32);
+        for d in dirty.iter() {
+            fold_words(ck, &[d.x as u32, d.y as u32, d.w, d.h]);
+        }
+    }
+    if let Some(b) = dirty.bounds() {
+        fold_words(ck, &[b.x as u32, b.y as u32, b.w, b.h]);
+    }
 }
