@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ossicle_format::ScalarEncoding;
-use ossicle_host::{inspect, ir::Project, output, sources, write, HostError};
+use ossicle_host::{inspect, output, sources, write, HostError};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -53,10 +53,7 @@ fn run(cli: Cli) -> Result<(), HostError> {
                 Encoding::F32 => ScalarEncoding::F32,
                 Encoding::Q16 => ScalarEncoding::Q16_16,
             };
-            let mut project = Project::default();
-            for input in &inputs {
-                project.merge(sources::load_source(input)?);
-            }
+            let project = sources::load_sources(&inputs)?;
             let bytes = write::write_blob(&project, encoding)?;
             output::write_atomically(&output, &bytes)?;
             eprintln!("wrote {} ({} bytes, {} scalars)", output.display(), bytes.len(), encoding.name());

@@ -38,10 +38,7 @@ pub fn fixtures() -> Option<PathBuf> {
 
 /// Builds a blob from source files through the host, as `ossicle build` does.
 pub fn build_blob(sources: &[&Path], encoding: ScalarEncoding) -> Result<Vec<u8>, ossicle_host::HostError> {
-    let mut project = ossicle_host::ir::Project::default();
-    for s in sources {
-        project.merge(ossicle_host::sources::load_source(s)?);
-    }
+    let project = ossicle_host::sources::load_sources(sources)?;
     ossicle_host::write::write_blob(&project, encoding)
 }
 

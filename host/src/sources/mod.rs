@@ -35,6 +35,16 @@ pub fn load_source(path: &Path) -> Result<Project, HostError> {
     parse_source(path, &bytes)
 }
 
+/// Reads and parses several source files into one project, in order (what `ossicle build` does
+/// before writing the blob).
+pub fn load_sources<P: AsRef<Path>>(paths: &[P]) -> Result<Project, HostError> {
+    let mut project = Project::default();
+    for path in paths {
+        project.merge(load_source(path.as_ref())?);
+    }
+    Ok(project)
+}
+
 /// Parses source bytes that came from `path` (used for messages and to choose the parser).
 pub fn parse_source(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
