@@ -38,6 +38,7 @@ extern crate std;
 
 mod error;
 mod sections;
+pub mod sprite;
 mod view;
 #[cfg(feature = "std")]
 mod writer;

@@ -8,6 +8,8 @@ pub struct Project {
     pub strings: Vec<String>,
     /// Named scalar arrays (test sections).
     pub tests: Vec<TestArray>,
+    /// Sprites: frames (RGBA pixels) and animations.
+    pub sprites: Vec<Sprite>,
 }
 
 /// A named array of scalar values.
@@ -35,5 +37,129 @@ impl Project {
     pub fn merge(&mut self, other: Project) {
         self.strings.extend(other.strings);
         self.tests.extend(other.tests);
+        self.sprites.extend(other.sprites);
     }
+}
+
+/// A sprite: a canvas size, frames placed in it, and animations over the frames. Every sprite
+/// source (Aseprite, Aseprite JSON, TexturePacker, PNG sequences, `.anim.xml`) produces this.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sprite {
+    /// The name it is rendered and looked up by (unique within a blob).
+    pub name: String,
+    /// Canvas width: the untrimmed frame size (Aseprite's canvas, TexturePacker's `sourceSize`).
+    pub width: u32,
+    /// Canvas height.
+    pub height: u32,
+    /// The frames, in source order (animations refer to them by index).
+    pub frames: Vec<SpriteFrame>,
+    /// The animations.
+    pub animations: Vec<SpriteAnimation>,
+    /// Where the sprite came from.
+    pub origin: Origin,
+}
+
+/// One frame: a (possibly trimmed) RGBA image placed in the canvas.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpriteFrame {
+    /// The pixels: `width × height` RGBA8 pixels, row-major, straight (not premultiplied) alpha.
+    pub image: RgbaImage,
+    /// Where the image's top-left pixel sits in the canvas (trimmed frames keep their offset so they
+    /// do not jitter). The image lies inside the canvas.
+    pub x: i32,
+    /// See `x`.
+    pub y: i32,
+    /// The frame's own duration in seconds, when the source gives one per frame (Aseprite).
+    pub duration: Option<f64>,
+    /// Event names the frame carries whenever it shows (Aseprite cel user data, comma separated).
+    pub events: Vec<String>,
+    /// Where the frame came from (file and frame name/number), for messages.
+    pub origin: Origin,
+}
+
+/// An RGBA8 image.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RgbaImage {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width × height` pixels, row-major, `[r, g, b, a]`.
+    pub pixels: Vec<[u8; 4]>,
+}
+
+impl RgbaImage {
+    /// A fully transparent image.
+    pub fn new(width: u32, height: u32) -> Self {
+        Self { width, height, pixels: vec![[0; 4]; width as usize * height as usize] }
+    }
+
+    /// Pixel (x, y), or `None` outside.
+    pub fn get(&self, x: u32, y: u32) -> Option<[u8; 4]> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        self.pixels.get(y as usize * self.width as usize + x as usize).copied()
+    }
+
+    /// Sets pixel (x, y); does nothing outside.
+    pub fn set(&mut self, x: u32, y: u32, p: [u8; 4]) {
+        if x < self.width && y < self.height {
+            if let Some(d) = self.pixels.get_mut(y as usize * self.width as usize + x as usize) {
+                *d = p;
+            }
+        }
+    }
+}
+
+/// Which frames an animation plays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpriteFrames {
+    /// Frames `start..=end` (counting down when `end < start`).
+    Range {
+        /// First frame.
+        start: u32,
+        /// Last frame, inclusive.
+        end: u32,
+    },
+    /// An explicit sequence of frame indices (frames may repeat).
+    List(Vec<u32>),
+}
+
+/// How an animation steps through its frames (the kernel's `PlayMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PlayMode {
+    /// First to last.
+    #[default]
+    Forward,
+    /// Last to first.
+    Reverse,
+    /// There and back.
+    PingPong,
+    /// Back and there.
+    PingPongReverse,
+}
+
+/// One animation of a sprite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpriteAnimation {
+    /// Its name (unique within the sprite).
+    pub name: String,
+    /// The frames it plays.
+    pub frames: SpriteFrames,
+    /// Frames per second for frames without a duration; ≤ 0 holds them.
+    pub fps: f64,
+    /// Seconds per relative frame (overrides `fps`), one per played frame, when the source has them.
+    pub durations: Option<Vec<f64>>,
+    /// Loops for ever.
+    pub looping: bool,
+    /// Passes (or ping-pong directions) when not looping; 0 or 1 = once.
+    pub repeat: u32,
+    /// The play mode.
+    pub mode: PlayMode,
+    /// Event names per relative frame (one list per played frame), when the source gives them per
+    /// animation; `None` uses the frames' own `events`.
+    pub events: Option<Vec<Vec<String>>>,
+    /// Where it was defined.
+    pub origin: Origin,
 }

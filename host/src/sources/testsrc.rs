@@ -74,7 +74,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
             origin: Origin { file: path.to_path_buf(), place: format!("/tests/{i}/values") },
         });
     }
-    Ok(Project { strings: src.strings, tests })
+    Ok(Project { strings: src.strings, tests, ..Project::default() })
 }
 
 #[cfg(test)]
