@@ -8,6 +8,8 @@
 //! - [`scalar`]: the `Scalar` trait and its `f32` / Q16.16 implementations.
 //! - [`math`]: vectors, quaternions, transforms and affine matrices.
 //! - [`asset`]: [`Asset::load`](asset::Asset::load) validates a blob and reads it in place.
+//! - [`sprite`]: the sprite player, sheet geometry, dirty rectangles; `draw` (feature `graphics`)
+//!   blits blob frames into any embedded-graphics `DrawTarget`.
 //! - [`pool`], [`event`], [`sink`]: fixed-capacity pools with generational handles, the event
 //!   queue, and the [`PropertySink`](sink::PropertySink) players write through.
 #![no_std]
@@ -16,6 +18,8 @@
 
 pub mod asset;
 pub mod color;
+#[cfg(feature = "graphics")]
+pub mod draw;
 pub mod dynamics;
 pub mod ease;
 pub mod event;

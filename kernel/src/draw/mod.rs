@@ -1,0 +1,1 @@
+//! Drawing sprite frames into embedded-graphics `DrawTarget`s (feature `graphics`).
