@@ -24,8 +24,10 @@ pub enum LoadError {
     UnsupportedVersion {
         /// The blob's version.
         found: u16,
-        /// The version this reader supports.
-        supported: u16,
+        /// The oldest version this reader supports.
+        oldest: u16,
+        /// The newest version this reader supports.
+        newest: u16,
     },
     /// The scalar encoding byte is neither 1 (f32) nor 2 (Q16.16).
     UnknownEncoding {
@@ -129,6 +131,8 @@ pub enum SectionDefect {
         /// How many strings the table has.
         count: u32,
     },
+    /// A sprite section's content is invalid.
+    Sprite(crate::sprite::SpriteDefect),
 }
 
 impl fmt::Display for SectionDefect {
@@ -143,6 +147,7 @@ impl fmt::Display for SectionDefect {
             Self::StringRef { string, count } => {
                 write!(f, "refers to string {string} but the table has {count} strings")
             }
+            Self::Sprite(d) => write!(f, "sprite: {d}"),
         }
     }
 }
@@ -154,9 +159,9 @@ impl fmt::Display for LoadError {
                 write!(f, "blob is {len} bytes, shorter than the {needed}-byte header")
             }
             Self::BadMagic { found } => write!(f, "not an ossicle blob: magic is {found:02x?}, expected \"OSCL\""),
-            Self::UnsupportedVersion { found, supported } => write!(
+            Self::UnsupportedVersion { found, oldest, newest } => write!(
                 f,
-                "blob has format version {found}, this reader supports version {supported} (rebuild the blob with a matching host tool)"
+                "blob has format version {found}, this reader supports versions {oldest} to {newest} (rebuild the blob with a matching host tool)"
             ),
             Self::UnknownEncoding { found } => {
                 write!(f, "unknown scalar encoding {found} at byte 6 (1 = f32, 2 = Q16.16)")

@@ -54,7 +54,11 @@ use serde::{Deserialize, Serialize};
 /// The four bytes every blob starts with.
 pub const MAGIC: [u8; 4] = *b"OSCL";
 /// The format version this crate reads and writes.
-pub const FORMAT_VERSION: u16 = 1;
+/// Version 2 added [`SectionKind::Sprite`]; version 1 blobs (strings and test sections only) are
+/// still read.
+pub const FORMAT_VERSION: u16 = 2;
+/// The oldest format version this crate reads.
+pub const OLDEST_READABLE_VERSION: u16 = 1;
 /// The size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 16;
 /// The size of one section directory record in bytes.
@@ -146,6 +150,8 @@ pub enum SectionKind {
     Strings = 1,
     /// A named array of scalars, used by conformance tests and the QEMU firmware.
     Test = 2,
+    /// A sprite: frames (pixels) and animations ([`sprite`]).
+    Sprite = 3,
 }
 
 impl SectionKind {
@@ -154,6 +160,7 @@ impl SectionKind {
         match value {
             1 => Some(Self::Strings),
             2 => Some(Self::Test),
+            3 => Some(Self::Sprite),
             _ => None,
         }
     }
@@ -163,6 +170,7 @@ impl SectionKind {
         match self {
             Self::Strings => "strings",
             Self::Test => "test",
+            Self::Sprite => "sprite",
         }
     }
 }
@@ -297,11 +305,18 @@ impl<'a> Blob<'a> {
         // Second pass: sections that refer to strings.
         for (i, rec) in blob.records().enumerate() {
             let section = i as u32;
-            if rec.kind == SectionKind::Test as u32 {
-                let body = blob.body(rec).unwrap_or(&[]);
-                TestSection::parse(body, header.encoding, &blob.strings)
-                    .map_err(|defect| LoadError::MalformedSection { section, kind: rec.kind, defect })?;
-            }
+            let body = blob.body(rec).unwrap_or(&[]);
+            let checked = if rec.kind == SectionKind::Test as u32 {
+                TestSection::parse(body, header.encoding, &blob.strings).map(|_| ())
+            } else if rec.kind == SectionKind::Sprite as u32 {
+                if header.version < 2 {
+                    return Err(LoadError::UnknownSection { section, kind: rec.kind });
+                }
+                sprite::SpriteSection::parse(body, header.encoding, &blob.strings).map(|_| ())
+            } else {
+                Ok(())
+            };
+            checked.map_err(|defect| LoadError::MalformedSection { section, kind: rec.kind, defect })?;
         }
         Ok(blob)
     }
@@ -321,8 +336,8 @@ impl<'a> Blob<'a> {
             return Err(LoadError::BadMagic { found: magic });
         }
         let version = read_u16(bytes, 4).unwrap_or(0);
-        if version != FORMAT_VERSION {
-            return Err(LoadError::UnsupportedVersion { found: version, supported: FORMAT_VERSION });
+        if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version) {
+            return Err(LoadError::UnsupportedVersion { found: version, oldest: OLDEST_READABLE_VERSION, newest: FORMAT_VERSION });
         }
         let enc = bytes.get(6).copied().unwrap_or(0);
         let encoding = ScalarEncoding::from_byte(enc).ok_or(LoadError::UnknownEncoding { found: enc })?;
@@ -377,6 +392,17 @@ impl<'a> Blob<'a> {
     /// The string table (empty when the blob has none).
     pub fn strings(&self) -> StringTable<'a> {
         self.strings
+    }
+
+    /// The sprite sections, in directory order.
+    pub fn sprites(&self) -> impl Iterator<Item = sprite::SpriteSection<'a>> + 'a {
+        let this = *self;
+        (0..self.section_count()).filter_map(move |i| match this.section(i) {
+            Some((SectionKind::Sprite, body)) => {
+                sprite::SpriteSection::open(body, this.encoding(), &this.strings).ok()
+            }
+            _ => None,
+        })
     }
 
     /// The test sections, in directory order.

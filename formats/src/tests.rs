@@ -58,7 +58,7 @@ fn refuses_each_header_defect() {
     assert_eq!(Blob::parse(&b).unwrap_err(), LoadError::BadMagic { found: *b"XSCL" });
     let mut b = good.clone();
     b[4] = 9;
-    assert_eq!(Blob::parse(&b).unwrap_err(), LoadError::UnsupportedVersion { found: 9, supported: 1 });
+    assert_eq!(Blob::parse(&b).unwrap_err(), LoadError::UnsupportedVersion { found: 9, oldest: 1, newest: 2 });
     let mut b = good.clone();
     b[6] = 3;
     assert_eq!(Blob::parse(&b).unwrap_err(), LoadError::UnknownEncoding { found: 3 });
@@ -80,9 +80,20 @@ fn refuses_each_header_defect() {
 #[test]
 fn version_error_names_both_versions() {
     let mut b = sample(ScalarEncoding::F32);
-    b[4] = 2;
+    b[4] = 3;
     let msg = std::format!("{}", Blob::parse(&b).unwrap_err());
-    assert!(msg.contains("version 2") && msg.contains("version 1"), "{msg}");
+    assert!(msg.contains("version 3") && msg.contains("versions 1 to 2"), "{msg}");
+}
+
+#[test]
+fn version_1_blobs_are_still_read_but_may_not_hold_sprites() {
+    let mut b = sample(ScalarEncoding::F32);
+    assert_eq!(u16::from_le_bytes([b[4], b[5]]), FORMAT_VERSION);
+    b[4] = 1;
+    fix_crc(&mut b);
+    let blob = Blob::parse(&b).unwrap();
+    assert_eq!(blob.header().version, 1);
+    assert_eq!(blob.test_sections().count(), 2);
 }
 
 fn blob_from_index(encoding: ScalarEncoding, directory: &[u8], data: &[u8]) -> Vec<u8> {
@@ -204,4 +215,289 @@ fn checksum_covers_the_encoding_byte() {
     let mut b = sample(ScalarEncoding::F32);
     b[6] = 2;
     assert!(matches!(Blob::parse(&b).unwrap_err(), LoadError::ChecksumMismatch { .. }));
+}
+
+mod sprites {
+    use super::*;
+    use crate::sprite::*;
+    use std::vec;
+
+    /// Owned parts of a sprite body, to mutate before encoding.
+    #[derive(Clone)]
+    struct Parts {
+        name: u32,
+        width: u16,
+        height: u16,
+        format: u8,
+        transparency: u8,
+        key: u32,
+        palette: Vec<u8>,
+        frames: Vec<FrameRecord>,
+        pixels: Vec<u8>,
+        animations: Vec<AnimationRecord>,
+        words: Vec<u32>,
+    }
+
+    fn q(v: f64) -> u32 {
+        ScalarEncoding::Q16_16.encode_f64(v).unwrap()
+    }
+
+    /// A 4×3 canvas, Indexed2 with key 0; frame 0 raw 3×2 at (1, 1); frame 1 RLE 4×1 at (0, 2);
+    /// frame 2 empty. Animations: "walk" range 0..=1 at 8 fps looping; "blink" list [1, 0, 1] with
+    /// durations and events on its middle frame.
+    fn parts() -> Parts {
+        // Raw Indexed2 3×2: stride 1 byte: rows [1,2,3] -> 0b01_10_11_00, [3,0,1] -> 0b11_00_01_00.
+        let raw = vec![0b0110_1100, 0b1100_0100];
+        // RLE 4×1: skip 1, run 3 of index 2: table [4], stream [0x40, 0x82, 2].
+        let rle = vec![4, 0, 0, 0, 0x40, 0x82, 2];
+        let mut pixels = raw.clone();
+        pixels.extend(&rle);
+        Parts {
+            name: 0,
+            width: 4,
+            height: 3,
+            format: PixelFormat::Indexed2 as u8,
+            transparency: Transparency::ColorKey as u8,
+            key: 0,
+            palette: vec![0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255],
+            frames: vec![
+                FrameRecord { x: 1, y: 1, w: 3, h: 2, flags: 0, offset: 0, len: 2 },
+                FrameRecord { x: 0, y: 2, w: 4, h: 1, flags: FRAME_FLAG_RLE, offset: 2, len: 7 },
+                FrameRecord { x: 0, y: 0, w: 0, h: 0, flags: 0, offset: 9, len: 0 },
+            ],
+            pixels,
+            animations: vec![
+                AnimationRecord {
+                    name: 1,
+                    frame_count: 2,
+                    flags: ANIM_FLAG_LOOP,
+                    start: 0,
+                    end: 1,
+                    fps: q(8.0),
+                    ..Default::default()
+                },
+                AnimationRecord {
+                    name: 2,
+                    frame_count: 3,
+                    flags: 2 | ANIM_FLAG_LIST | ANIM_FLAG_DURATIONS | ANIM_FLAG_EVENTS,
+                    start: 0,
+                    end: 0,
+                    fps: 0,
+                    repeat: 2,
+                    durations: 3,
+                    events: 6,
+                },
+            ],
+            // list [1,0,1] @0, durations @3, event pairs @6 (3 pairs), ids @12: "hit"
+            words: vec![1, 0, 1, q(0.25), q(0.5), q(0.25), 12, 0, 12, 1, 13, 0, 3],
+        }
+    }
+
+    fn blob(p: &Parts) -> Vec<u8> {
+        let mut w = BlobWriter::new(ScalarEncoding::Q16_16);
+        for s in ["hero", "walk", "blink", "hit"] {
+            w.intern(s);
+        }
+        let frames: Vec<u8> = p.frames.iter().flat_map(|f| f.to_bytes()).collect();
+        let animations: Vec<u8> = p.animations.iter().flat_map(|a| a.to_bytes()).collect();
+        let words: Vec<u8> = p.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        w.add_sprite(&SpriteBody {
+            name: p.name,
+            width: p.width,
+            height: p.height,
+            format: p.format,
+            transparency: p.transparency,
+            key: p.key,
+            palette: &p.palette,
+            frames: &frames,
+            pixels: &p.pixels,
+            animations: &animations,
+            words: &words,
+        })
+        .unwrap();
+        w.finish().unwrap()
+    }
+
+    fn defect(p: &Parts) -> SectionDefect {
+        match Blob::parse(&blob(p)).unwrap_err() {
+            LoadError::MalformedSection { kind: 3, defect, .. } => defect,
+            e => panic!("unexpected {e:?}"),
+        }
+    }
+
+    #[test]
+    fn records_round_trip_through_their_bytes() {
+        let f = FrameRecord { x: -3, y: 7, w: 300, h: 2, flags: 3, offset: 0x0102_0304, len: 99 };
+        let b = f.to_bytes();
+        assert_eq!(&b[..4], &[0xFD, 0xFF, 7, 0]);
+        assert_eq!(&b[12..16], &[4, 3, 2, 1]);
+        assert_eq!(FrameRecord::read(&b, 0), Some(f));
+        assert_eq!(FrameRecord::read(&b, 1), None);
+        let a = parts().animations[1];
+        assert_eq!(AnimationRecord::read(&a.to_bytes(), 0), Some(a));
+        assert_eq!(a.mode(), 2);
+        assert!(!a.looping());
+    }
+
+    #[test]
+    fn a_valid_sprite_reads_back() {
+        let bytes = blob(&parts());
+        let b = Blob::parse(&bytes).unwrap();
+        let s: Vec<_> = b.sprites().collect();
+        assert_eq!(s.len(), 1);
+        let s = s[0];
+        assert_eq!((s.name(), s.width(), s.height(), s.format()), ("hero", 4, 3, PixelFormat::Indexed2));
+        assert_eq!((s.transparency(), s.key(), s.palette().len()), (Transparency::ColorKey, 0, 12));
+        assert_eq!((s.frame_count(), s.animation_count()), (3, 2));
+        let f0 = s.frame(0).unwrap();
+        assert_eq!((f0.x, f0.y, f0.width, f0.height, f0.rle, f0.data, f0.mask), (1, 1, 3, 2, false, &[0x6C, 0xC4][..], None));
+        let f1 = s.frame(1).unwrap();
+        assert!(f1.rle);
+        assert_eq!(f1.data, &[4, 0, 0, 0, 0x40, 0x82, 2]);
+        assert_eq!(s.frame(2).unwrap().data.len(), 0);
+        assert!(s.frame(3).is_none());
+        assert_eq!(s.animation(1).unwrap().repeat, 2);
+        assert_eq!(s.strings_get(s.animation(1).unwrap().name), Some("blink"));
+    }
+
+    #[test]
+    fn masks_split_from_pixel_rows() {
+        let mut p = parts();
+        p.format = PixelFormat::Rgb565Be as u8;
+        p.palette.clear();
+        p.transparency = Transparency::Mask as u8;
+        // 3×2 RGB565: 12 bytes of pixels then 2 mask rows of 1 byte.
+        p.pixels = (0..14).collect();
+        p.frames = vec![FrameRecord { x: 0, y: 0, w: 3, h: 2, flags: FRAME_FLAG_MASK, offset: 0, len: 14 }];
+        p.animations.clear();
+        let bytes = blob(&p);
+        let b = Blob::parse(&bytes).unwrap();
+        let f = b.sprites().next().unwrap().frame(0).unwrap();
+        assert_eq!(f.data, &(0..12).collect::<Vec<u8>>()[..]);
+        assert_eq!(f.mask, Some(&[12u8, 13][..]));
+        // Without the flag the length is wrong; with the flag but no Mask transparency the flag is wrong.
+        let mut q = p.clone();
+        q.frames[0].flags = 0;
+        assert_eq!(defect(&q), SectionDefect::Sprite(SpriteDefect::FrameFlags { frame: 0, flags: 0 }));
+        let mut q = p.clone();
+        q.transparency = 0;
+        assert_eq!(defect(&q), SectionDefect::Sprite(SpriteDefect::FrameFlags { frame: 0, flags: 2 }));
+        let mut q = p;
+        q.frames[0].len = 13;
+        assert_eq!(defect(&q), SectionDefect::Sprite(SpriteDefect::FrameData { frame: 0 }));
+    }
+
+    #[test]
+    fn every_sprite_defect_is_refused_with_its_place() {
+        use SpriteDefect as D;
+        let cases: Vec<(fn(&mut Parts), SectionDefect)> = vec![
+            (|p| p.name = 9, SectionDefect::StringRef { string: 9, count: 4 }),
+            (|p| p.format = 8, SectionDefect::Sprite(D::UnknownPixelFormat { found: 8 })),
+            (|p| p.transparency = 3, SectionDefect::Sprite(D::UnknownTransparency { found: 3 })),
+            (|p| p.width = 0, SectionDefect::Sprite(D::CanvasSize { width: 0, height: 3 })),
+            (|p| p.height = 40000, SectionDefect::Sprite(D::CanvasSize { width: 4, height: 40000 })),
+            (|p| p.palette.push(1), SectionDefect::Sprite(D::Palette { len: 13 })),
+            (|p| p.palette.extend([1, 2, 3]), SectionDefect::Sprite(D::Palette { len: 15 })),
+            (|p| p.palette.clear(), SectionDefect::Sprite(D::Palette { len: 0 })),
+            (|p| p.key = 4, SectionDefect::Sprite(D::Key { key: 4 })),
+            (|p| p.frames[0].x = 2, SectionDefect::Sprite(D::FrameOutsideCanvas { frame: 0 })),
+            (|p| p.frames[0].y = -1, SectionDefect::Sprite(D::FrameOutsideCanvas { frame: 0 })),
+            (|p| p.frames[1].h = 2, SectionDefect::Sprite(D::FrameOutsideCanvas { frame: 1 })),
+            (|p| p.frames[0].flags = 4, SectionDefect::Sprite(D::FrameFlags { frame: 0, flags: 4 })),
+            (|p| p.frames[0].flags = 2, SectionDefect::Sprite(D::FrameFlags { frame: 0, flags: 2 })),
+            (|p| p.frames[0].len = 3, SectionDefect::Sprite(D::FrameData { frame: 0 })),
+            (|p| p.frames[1].offset = 5, SectionDefect::Sprite(D::FrameData { frame: 1 })),
+            (|p| p.frames[2].len = 1, SectionDefect::Sprite(D::FrameData { frame: 2 })),
+            (|p| p.pixels[2] = 3, SectionDefect::Sprite(D::RleRowTable { frame: 1, row: 0 })),
+            (|p| p.pixels[2] = 8, SectionDefect::Sprite(D::RleRowTable { frame: 1, row: 0 })),
+            (|p| p.animations[0].frame_count = 0, SectionDefect::Sprite(D::AnimationHeader { animation: 0 })),
+            (|p| p.animations[0].frame_count = 3, SectionDefect::Sprite(D::AnimationHeader { animation: 0 })),
+            (|p| p.animations[0].flags |= 64, SectionDefect::Sprite(D::AnimationHeader { animation: 0 })),
+            (
+                |p| {
+                    p.animations[0].end = 3;
+                    p.animations[0].frame_count = 4;
+                },
+                SectionDefect::Sprite(D::AnimationFrame { animation: 0, frame: 3, index: 3 }),
+            ),
+            (|p| p.animations[1].name = 4, SectionDefect::StringRef { string: 4, count: 4 }),
+            (|p| p.words[1] = 3, SectionDefect::Sprite(D::AnimationFrame { animation: 1, frame: 1, index: 3 })),
+            (|p| p.animations[1].start = 11, SectionDefect::Sprite(D::AnimationWords { animation: 1 })),
+            (|p| p.animations[1].durations = 11, SectionDefect::Sprite(D::AnimationWords { animation: 1 })),
+            (|p| p.animations[1].events = 9, SectionDefect::Sprite(D::AnimationWords { animation: 1 })),
+            (|p| p.words[9] = 2, SectionDefect::Sprite(D::AnimationWords { animation: 1 })),
+            (|p| p.words[9] = 65, SectionDefect::Sprite(D::EventCount { animation: 1, frame: 1 })),
+            (|p| p.words[12] = 7, SectionDefect::StringRef { string: 7, count: 4 }),
+        ];
+        for (i, (mutate, expected)) in cases.into_iter().enumerate() {
+            let mut p = parts();
+            mutate(&mut p);
+            assert_eq!(defect(&p), expected, "case {i}");
+        }
+        // Record arrays that are not whole records.
+        let mut p = parts();
+        p.words.clear();
+        p.animations.clear();
+        let mut w = BlobWriter::new(ScalarEncoding::Q16_16);
+        w.intern("hero");
+        w.add_sprite(&SpriteBody {
+            name: 0,
+            width: 4,
+            height: 3,
+            format: 4,
+            transparency: 0,
+            key: 0,
+            palette: &[0, 0, 0],
+            frames: &[0; 19],
+            pixels: &[],
+            animations: &[],
+            words: &[],
+        })
+        .unwrap();
+        let e = Blob::parse(&w.finish().unwrap()).unwrap_err();
+        assert_eq!(
+            e,
+            LoadError::MalformedSection { section: 1, kind: 3, defect: SectionDefect::Sprite(D::FrameCount { len: 19 }) }
+        );
+        assert!(std::format!("{e}").contains("section 1 (kind 3): sprite: 19 bytes of frame records"), "{e}");
+    }
+
+    #[test]
+    fn f32_times_must_be_finite() {
+        let mut p = parts();
+        p.animations[0].fps = f32::NAN.to_bits();
+        let mut w = BlobWriter::new(ScalarEncoding::F32);
+        for s in ["hero", "walk", "blink", "hit"] {
+            w.intern(s);
+        }
+        let frames: Vec<u8> = p.frames.iter().flat_map(|f| f.to_bytes()).collect();
+        let animations: Vec<u8> = p.animations.iter().flat_map(|a| a.to_bytes()).collect();
+        let words: Vec<u8> = p.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let body = SpriteBody {
+            name: 0,
+            width: 4,
+            height: 3,
+            format: p.format,
+            transparency: p.transparency,
+            key: 0,
+            palette: &p.palette,
+            frames: &frames,
+            pixels: &p.pixels,
+            animations: &animations,
+            words: &words,
+        };
+        w.add_sprite(&body).unwrap();
+        assert!(matches!(
+            Blob::parse(&w.finish().unwrap()).unwrap_err(),
+            LoadError::MalformedSection { defect: SectionDefect::Sprite(SpriteDefect::AnimationHeader { animation: 0 }), .. }
+        ));
+    }
+
+    #[test]
+    fn version_1_blobs_may_not_hold_sprites() {
+        let mut b = blob(&parts());
+        b[4] = 1;
+        fix_crc(&mut b);
+        assert_eq!(Blob::parse(&b).unwrap_err(), LoadError::UnknownSection { section: 1, kind: 3 });
+    }
 }

@@ -77,6 +77,15 @@ impl BlobWriter {
         Ok(())
     }
 
+    /// Adds a sprite section. The body's name and event ids must come from [`intern`](Self::intern);
+    /// its layout is checked when the blob is read back, not here (the host reads every blob it
+    /// writes back through the loader before it keeps it).
+    pub fn add_sprite(&mut self, body: &crate::sprite::SpriteBody<'_>) -> Result<(), WriteError> {
+        let bytes = postcard::to_stdvec(body).map_err(|_| WriteError::Encode)?;
+        self.add_section(SectionKind::Sprite, bytes);
+        Ok(())
+    }
+
     /// Writes the blob.
     pub fn finish(self) -> Result<Vec<u8>, WriteError> {
         let mut all: Vec<(SectionKind, Vec<u8>)> = Vec::with_capacity(self.sections.len() + 1);

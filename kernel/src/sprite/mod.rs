@@ -76,11 +76,13 @@
 //! assert_eq!(q.pop(), Some(Event::SpriteAnimationChanged { player: 7, animation: 0 }));
 //! ```
 
+mod blob;
 mod curve;
 pub mod dirty;
 mod sheet;
 mod source;
 
+pub use blob::{BlobAnimations, BlobSprite, FramePixels, PixelFormat, Transparency};
 pub use curve::{CurveInterpolation, SpeedCurve, SpeedKey};
 pub use dirty::{DirtyOverflow, DirtyRects, RectExt};
 pub use sheet::{FrameRect, Grid, Rect};
