@@ -48,6 +48,9 @@ pub fn describe_json(path: &Path, bytes: &[u8]) -> Result<Value, HostError> {
             Some(SectionKind::Test) => {
                 s["kind"] = json!("test");
             }
+            Some(SectionKind::Sprite) => {
+                s["kind"] = json!("sprite");
+            }
             None => s["kind"] = json!(rec.kind),
         }
         sections.push(s);
@@ -69,7 +72,68 @@ pub fn describe_json(path: &Path, bytes: &[u8]) -> Result<Value, HostError> {
         "sections": sections,
         "strings": asset.strings().iter().collect::<Vec<_>>(),
         "tests": tests,
+        "sprites": asset.sprites().map(|sp| describe_sprite(&asset, &sp)).collect::<Vec<_>>(),
     }))
+}
+
+/// A sprite's canvas, storage, frames and animations, as JSON.
+pub fn describe_sprite(asset: &Asset<'_>, sp: &ossicle::sprite::BlobSprite<'_>) -> Value {
+    use ossicle_format::sprite::{ANIM_FLAG_DURATIONS, ANIM_FLAG_EVENTS, ANIM_FLAG_LIST, FRAME_FLAG_RLE};
+    let sec = sp.section();
+    let encoding = sec.encoding();
+    let words = sec.words();
+    let word = |at: u32, k: u32| words.get(at as usize + k as usize).unwrap_or(0);
+    let frames: Vec<Value> = (0..sp.frame_count())
+        .filter_map(|i| sec.frame_record(i))
+        .map(|r| {
+            json!({ "x": r.x, "y": r.y, "w": r.w, "h": r.h, "rle": r.flags & FRAME_FLAG_RLE != 0,
+                    "offset": r.offset, "bytes": r.len })
+        })
+        .collect();
+    let animations: Vec<Value> = (0..sec.animation_count())
+        .filter_map(|i| sec.animation(i))
+        .map(|a| {
+            let n = a.frame_count;
+            let list: Vec<u32> = (0..n)
+                .map(|k| {
+                    if a.flags & ANIM_FLAG_LIST != 0 {
+                        word(a.start, k)
+                    } else if a.end >= a.start {
+                        a.start + k
+                    } else {
+                        a.start - k
+                    }
+                })
+                .collect();
+            let durations: Option<Vec<f64>> = (a.flags & ANIM_FLAG_DURATIONS != 0)
+                .then(|| (0..n).map(|k| encoding.decode_f64(word(a.durations, k))).collect());
+            let events: Option<Vec<Vec<&str>>> = (a.flags & ANIM_FLAG_EVENTS != 0).then(|| {
+                (0..n)
+                    .map(|k| {
+                        let (first, count) = (word(a.events, 2 * k), word(a.events, 2 * k + 1));
+                        (0..count).filter_map(|e| asset.string(word(first, e))).collect()
+                    })
+                    .collect()
+            });
+            let mode = ["forward", "reverse", "pingpong", "pingpong_reverse"][usize::from(a.mode() & 3)];
+            json!({
+                "name": asset.string(a.name), "frames": list, "fps": encoding.decode_f64(a.fps),
+                "durations": durations, "looping": a.looping(), "repeat": a.repeat, "mode": mode, "events": events,
+            })
+        })
+        .collect();
+    json!({
+        "name": sp.name(),
+        "width": sp.width(),
+        "height": sp.height(),
+        "format": sp.format().name(),
+        "transparency": sp.transparency().name(),
+        "key": sec.key(),
+        "palette_entries": sp.palette().len() / 3,
+        "pixel_bytes": sp.pixel_bytes(),
+        "frames": frames,
+        "animations": animations,
+    })
 }
 
 fn test_words<'a>(t: &ossicle::asset::TestSection<'a>) -> Box<dyn Iterator<Item = u32> + 'a> {
@@ -116,6 +180,35 @@ pub fn describe_text(path: &Path, bytes: &[u8]) -> Result<String, HostError> {
         let shown: Vec<String> = values.iter().take(16).map(|x| x.to_string()).collect();
         let more = if values.len() > 16 { format!(", ... ({} more)", values.len() - 16) } else { String::new() };
         let _ = writeln!(out, "  test {} ({} values): {}{more}", t["name"], values.len(), shown.join(", "));
+    }
+    for sp in v["sprites"].as_array().cloned().unwrap_or_default() {
+        let frames = sp["frames"].as_array().cloned().unwrap_or_default();
+        let rle = frames.iter().filter(|f| f["rle"] == json!(true)).count();
+        let _ = writeln!(
+            out,
+            "  sprite {} {}x{}: {} frames ({rle} RLE), {} ({} transparency, {} palette entries), {} pixel bytes",
+            sp["name"],
+            sp["width"],
+            sp["height"],
+            frames.len(),
+            sp["format"].as_str().unwrap_or("?"),
+            sp["transparency"].as_str().unwrap_or("?"),
+            sp["palette_entries"],
+            sp["pixel_bytes"]
+        );
+        for a in sp["animations"].as_array().cloned().unwrap_or_default() {
+            let _ = writeln!(
+                out,
+                "    animation {} frames {} fps {} {}{} repeat {}{}",
+                a["name"],
+                a["frames"],
+                a["fps"],
+                a["mode"].as_str().unwrap_or("?"),
+                if a["looping"] == json!(true) { " looping" } else { "" },
+                a["repeat"],
+                if a["durations"].is_null() { String::new() } else { format!(" durations {}", a["durations"]) }
+            );
+        }
     }
     Ok(out)
 }

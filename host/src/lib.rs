@@ -7,6 +7,7 @@ pub mod error;
 pub mod inspect;
 pub mod ir;
 pub mod output;
+pub mod render;
 pub mod sources;
 pub mod write;
 

@@ -1,6 +1,8 @@
 //! IR -> blob bytes: the one writer every source goes through.
 
 use crate::error::HostError;
+mod anims;
+
 use crate::ir::Project;
 use ossicle_format::{BlobWriter, ScalarEncoding};
 
