@@ -27,3 +27,48 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), HostError> {
         .map_err(|e| HostError::file(path, format!("cannot replace the output: {}", io_reason(&e.error))))?;
     Ok(())
 }
+
+/// Writes a folder of files: everything goes into a fresh temporary folder beside `dir`, which then
+/// replaces `dir` (an existing folder is moved aside first and removed once the new one is in
+/// place). On any error before the swap, an existing `dir` is untouched and nothing is left behind.
+pub fn write_dir_atomically(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), HostError> {
+    let parent = match dir.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(HostError::file(dir, format!("output directory {} does not exist", parent.display())));
+    }
+    if dir.exists() && !dir.is_dir() {
+        return Err(HostError::file(dir, "output path exists and is not a directory"));
+    }
+    let tmp = tempfile::Builder::new().prefix(".ossicle-").tempdir_in(parent).map_err(|e| {
+        HostError::file(dir, format!("cannot create a temporary folder in {}: {}", parent.display(), io_reason(&e)))
+    })?;
+    for (name, bytes) in files {
+        std::fs::write(tmp.path().join(name), bytes)
+            .map_err(|e| HostError::file(dir.join(name), format!("cannot write: {}", io_reason(&e))))?;
+    }
+    let new = tmp.into_path();
+    let fail = |e: std::io::Error, new: &Path| {
+        let _ = std::fs::remove_dir_all(new);
+        HostError::file(dir, format!("cannot replace the output folder: {}", io_reason(&e)))
+    };
+    if dir.exists() {
+        let old = tempfile::Builder::new()
+            .prefix(".ossicle-old-")
+            .tempdir_in(parent)
+            .map_err(|e| fail(e, &new))?
+            .into_path();
+        std::fs::remove_dir(&old).map_err(|e| fail(e, &new))?;
+        std::fs::rename(dir, &old).map_err(|e| fail(e, &new))?;
+        if let Err(e) = std::fs::rename(&new, dir) {
+            let _ = std::fs::rename(&old, dir);
+            return Err(fail(e, &new));
+        }
+        let _ = std::fs::remove_dir_all(&old);
+    } else {
+        std::fs::rename(&new, dir).map_err(|e| fail(e, &new))?;
+    }
+    Ok(())
+}
