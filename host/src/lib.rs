@@ -3,6 +3,7 @@
 //! Data flows one way: [`sources`] parse files into [`ir::Project`], [`write::write_blob`] turns the
 //! IR into blob bytes, and [`inspect`] reads blobs back through the kernel's own loader.
 
+pub mod atlas;
 pub mod error;
 pub mod inspect;
 pub mod ir;

@@ -1,6 +1,9 @@
 //! Source parsers: each turns one kind of artist or tool file into [`Project`] IR.
 
+pub mod animxml;
+pub mod pngseq;
 pub mod testsrc;
+pub mod texturepacker;
 
 use crate::error::{io_reason, HostError};
 use crate::ir::Project;
