@@ -183,7 +183,7 @@ impl PixelFormat {
     /// Bytes of one raw row of `width` pixels.
     pub const fn stride(self, width: u32) -> u32 {
         // width ≤ 65535 and bits ≤ 24: no overflow.
-        (width * self.bits() + 7) / 8
+        (width * self.bits()).div_ceil(8)
     }
 
     /// The short name used by the CLI and `inspect`.
