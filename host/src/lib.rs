@@ -7,6 +7,7 @@ pub mod error;
 pub mod inspect;
 pub mod ir;
 pub mod output;
+pub mod pixels;
 pub mod sources;
 pub mod write;
 
