@@ -9,6 +9,7 @@ pub mod inspect;
 pub mod ir;
 pub mod output;
 pub mod render;
+pub mod pixels;
 pub mod sources;
 pub mod write;
 
