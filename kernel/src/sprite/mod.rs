@@ -78,11 +78,13 @@
 
 mod curve;
 pub mod dirty;
+mod output;
 mod sheet;
 mod source;
 
 pub use curve::{CurveInterpolation, SpeedCurve, SpeedKey};
 pub use dirty::{DirtyOverflow, DirtyRects, RectExt};
+pub use output::{Appearance, Rotation, SpriteOutput};
 pub use sheet::{FrameRect, Grid, Rect};
 pub use source::{AnimationInfo, FrameRef, Frames, PlayMode, SliceSource, SpriteAnimation, SpriteSource};
 
