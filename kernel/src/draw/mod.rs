@@ -37,8 +37,12 @@
 //!   override palette hides the pixels it has no colour for. Direct formats ignore palettes.
 //! - **Colour**: [`SpriteColor`] converts RGB565 and RGB888 values once per drawn pixel; an RGB565
 //!   frame drawn into an `Rgb565` target converts nothing.
+//! - **RLE streams**: a row's stream runs from its row offset to the next row's offset (the last
+//!   row's to the end of the data), so equal offsets mean an empty stream: a fully transparent
+//!   row. A stream that ends before covering the row leaves the rest of the row transparent; a
+//!   run that would pass the row's end is cut there.
 //! - **Malformed data** never panics: pixel, mask or stream bytes that are missing read as
-//!   transparent, a run that would pass the row's end is cut there, any row offset is accepted.
+//!   transparent, any row offset is accepted (one outside the data gives an empty row).
 //!
 //! # Spans
 //!

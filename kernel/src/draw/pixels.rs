@@ -2,8 +2,9 @@
 //!
 //! Everything here reads through `get`, so a frame whose data is shorter than its geometry says
 //! (or whose RLE streams are cut, or whose row offsets point anywhere) decodes without panicking:
-//! missing pixel or mask bytes are transparent, a stream that ends early leaves the rest of its
-//! row transparent, a run longer than the row is cut at the row's end.
+//! missing pixel or mask bytes are transparent, a stream that ends early (at the next row's
+//! offset, or at the end of the data) leaves the rest of its row transparent, a run longer than
+//! the row is cut at the row's end.
 
 use ossicle_format::sprite::{FramePixels, PixelFormat, Transparency};
 
@@ -98,18 +99,31 @@ impl<'a> Source<'a> {
         }
     }
 
-    /// Where row `sy`'s RLE stream starts in `data` (`data.len()` when the offset is missing).
-    fn row_start(&self, sy: u16) -> usize {
+    /// Row `sy`'s entry in the RLE row-offset table (`None` when the table is cut short).
+    fn row_offset(&self, sy: u16) -> Option<usize> {
         let at = usize::from(sy) * 4;
         match self.data.get(at..at + 4) {
-            Some(&[a, b, c, d]) => usize::try_from(u32::from_le_bytes([a, b, c, d])).unwrap_or(usize::MAX),
-            _ => usize::MAX,
+            Some(&[a, b, c, d]) => usize::try_from(u32::from_le_bytes([a, b, c, d])).ok(),
+            _ => None,
         }
     }
 
-    /// Reads one stored value of an RLE stream at byte `pos`.
+    /// The bytes `[start, end)` of row `sy`'s RLE stream: from the row's offset to the next row's
+    /// (the last row's stream runs to the end of the data). Equal offsets make an empty stream: a
+    /// fully transparent row. A missing or out-of-range offset gives an empty stream.
+    fn row_stream(&self, sy: u16) -> (usize, usize) {
+        let Some(start) = self.row_offset(sy) else { return (0, 0) };
+        let next = sy.checked_add(1).filter(|&n| n < self.h).and_then(|n| self.row_offset(n));
+        (start, next.unwrap_or(self.data.len()).min(self.data.len()))
+    }
+
+    /// Reads one stored value of an RLE stream at byte `pos`, if it lies before `end`.
     #[inline]
-    fn rle_value(&self, pos: usize) -> Option<u32> {
+    fn rle_value(&self, pos: usize, end: usize) -> Option<u32> {
+        let vb = self.format.rle_value_bytes();
+        if pos.checked_add(vb)? > end {
+            return None;
+        }
         let byte = |i: usize| pos.checked_add(i).and_then(|at| self.data.get(at)).copied();
         match self.format {
             PixelFormat::Rgb565Le => Some(u32::from(u16::from_le_bytes([byte(0)?, byte(1)?]))),
@@ -139,6 +153,8 @@ pub(crate) enum Seg {
 pub(crate) struct RleRow {
     /// The next control byte.
     pos: usize,
+    /// The end of the row's stream.
+    end: usize,
     /// The column of the next pixel.
     pub(crate) col: u16,
     /// The current segment and how many of its pixels are left (cut at the row's width).
@@ -151,7 +167,8 @@ pub(crate) struct RleRow {
 impl RleRow {
     /// A decoder at column 0 of row `sy`.
     pub(crate) fn new(src: &Source<'_>, sy: u16) -> Self {
-        Self { pos: src.row_start(sy), col: 0, seg: Seg::Skip, left: 0, vpos: 0 }
+        let (pos, end) = src.row_stream(sy);
+        Self { pos, end, col: 0, seg: Seg::Skip, left: 0, vpos: 0 }
     }
 
     /// Makes the current segment one with pixels left (or [`Seg::End`]).
@@ -162,7 +179,7 @@ impl RleRow {
         }
         let room = src.w.saturating_sub(self.col);
         let ctrl = match src.data.get(self.pos) {
-            Some(&c) if room > 0 => c,
+            Some(&c) if room > 0 && self.pos < self.end => c,
             _ => {
                 self.seg = Seg::End;
                 return;
@@ -219,7 +236,7 @@ impl RleRow {
                 None
             }
             Seg::Literal | Seg::Run => {
-                let v = src.rle_value(self.vpos);
+                let v = src.rle_value(self.vpos, self.end);
                 self.consume(src, 1);
                 v
             }
@@ -228,7 +245,7 @@ impl RleRow {
 
     /// The value of the current run segment (after [`load`](Self::load)).
     pub(crate) fn run_value(&self, src: &Source<'_>) -> Option<u32> {
-        src.rle_value(self.vpos)
+        src.rle_value(self.vpos, self.end)
     }
 
     /// Moves over up to `max` pixels that `valid` accepts, stopping before the first transparent
@@ -239,7 +256,7 @@ impl RleRow {
             self.load(src);
             match self.seg {
                 Seg::End | Seg::Skip => break,
-                Seg::Run => match src.rle_value(self.vpos) {
+                Seg::Run => match src.rle_value(self.vpos, self.end) {
                     Some(v) if valid(v) => {
                         let t = self.left.min(max - m);
                         self.consume(src, t);
@@ -247,7 +264,7 @@ impl RleRow {
                     }
                     _ => break,
                 },
-                Seg::Literal => match src.rle_value(self.vpos) {
+                Seg::Literal => match src.rle_value(self.vpos, self.end) {
                     Some(v) if valid(v) => {
                         self.consume(src, 1);
                         m += 1;
@@ -271,11 +288,11 @@ impl RleRow {
                     return max;
                 }
                 Seg::Skip => self.left.min(max - m),
-                Seg::Run => match src.rle_value(self.vpos) {
+                Seg::Run => match src.rle_value(self.vpos, self.end) {
                     Some(v) if valid(v) => break,
                     _ => self.left.min(max - m),
                 },
-                Seg::Literal => match src.rle_value(self.vpos) {
+                Seg::Literal => match src.rle_value(self.vpos, self.end) {
                     Some(v) if valid(v) => break,
                     _ => 1,
                 },
