@@ -79,12 +79,14 @@
 mod blob;
 mod curve;
 pub mod dirty;
+mod output;
 mod sheet;
 mod source;
 
 pub use blob::{BlobAnimations, BlobSprite, FramePixels, PixelFormat, Transparency};
 pub use curve::{CurveInterpolation, SpeedCurve, SpeedKey};
 pub use dirty::{DirtyOverflow, DirtyRects, RectExt};
+pub use output::{Appearance, Rotation, SpriteOutput};
 pub use sheet::{FrameRect, Grid, Rect};
 pub use source::{AnimationInfo, FrameRef, Frames, PlayMode, SliceSource, SpriteAnimation, SpriteSource};
 
