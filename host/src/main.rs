@@ -27,6 +27,21 @@ enum Command {
         /// Scalar encoding of the blob.
         #[arg(long, value_enum, default_value_t = Encoding::Q16)]
         scalar: Encoding,
+        /// Sprite pixel format: the smallest lossless form (auto), the smallest indexed one, or a fixed one.
+        #[arg(long, value_enum, default_value_t = Pixels::Auto)]
+        pixels: Pixels,
+        /// RGB565 byte order auto may choose (the display panel's).
+        #[arg(long, value_enum, default_value_t = Endian::Little)]
+        endian: Endian,
+        /// Row RLE: per frame when smaller (auto), always or never.
+        #[arg(long, value_enum, default_value_t = Rle::Auto)]
+        rle: Rle,
+        /// Transparency of raw frames: a colour key where possible (auto), a key, or a one-bit mask.
+        #[arg(long, value_enum, default_value_t = Transparency::Auto)]
+        transparency: Transparency,
+        /// Alpha at and above which a pixel is opaque (the kernel does not blend).
+        #[arg(long, default_value_t = 128)]
+        alpha_threshold: u8,
     },
     /// Play a sprite animation of a blob with the kernel and write its frames: an animated GIF (OUT
     /// ends in .gif) or a folder of PNGs 0000.png, 0001.png, ... plus frames.json.
@@ -60,6 +75,39 @@ enum Command {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum Pixels {
+    Auto,
+    Indexed,
+    Indexed1,
+    Indexed2,
+    Indexed4,
+    Indexed8,
+    Rgb565le,
+    Rgb565be,
+    Rgb888,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Endian {
+    Little,
+    Big,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Rle {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Transparency {
+    Auto,
+    Key,
+    Mask,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum Encoding {
     /// IEEE-754 single precision.
     F32,
@@ -69,14 +117,74 @@ enum Encoding {
 
 fn run(cli: Cli) -> Result<(), HostError> {
     match cli.command {
-        Command::Build { inputs, output, scalar } => {
+        Command::Build { inputs, output, scalar, pixels, endian, rle, transparency, alpha_threshold } => {
+            use ossicle_format::sprite::PixelFormat as F;
+            use ossicle_host::pixels::{self as px, FormatChoice};
             let encoding = match scalar {
                 Encoding::F32 => ScalarEncoding::F32,
                 Encoding::Q16 => ScalarEncoding::Q16_16,
             };
+            let format = match pixels {
+                Pixels::Auto => FormatChoice::Auto,
+                Pixels::Indexed => FormatChoice::Indexed,
+                Pixels::Indexed1 => FormatChoice::Fixed(F::Indexed1),
+                Pixels::Indexed2 => FormatChoice::Fixed(F::Indexed2),
+                Pixels::Indexed4 => FormatChoice::Fixed(F::Indexed4),
+                Pixels::Indexed8 => FormatChoice::Fixed(F::Indexed8),
+                Pixels::Rgb565le => FormatChoice::Fixed(F::Rgb565Le),
+                Pixels::Rgb565be => FormatChoice::Fixed(F::Rgb565Be),
+                Pixels::Rgb888 => FormatChoice::Fixed(F::Rgb888),
+            };
+            let opts = write::WriteOptions {
+                encoding,
+                pixels: px::PixelOptions {
+                    format,
+                    endian: match endian {
+                        Endian::Little => px::Endian::Little,
+                        Endian::Big => px::Endian::Big,
+                    },
+                    rle: match rle {
+                        Rle::Auto => px::RleChoice::Auto,
+                        Rle::Always => px::RleChoice::Always,
+                        Rle::Never => px::RleChoice::Never,
+                    },
+                    transparency: match transparency {
+                        Transparency::Auto => px::TransparencyChoice::Auto,
+                        Transparency::Key => px::TransparencyChoice::Key,
+                        Transparency::Mask => px::TransparencyChoice::Mask,
+                    },
+                    alpha_threshold,
+                },
+            };
             let project = sources::load_sources(&inputs)?;
-            let bytes = write::write_blob(&project, encoding)?;
+            let (bytes, report) = write::write_blob_with(&project, &opts)?;
             output::write_atomically(&output, &bytes)?;
+            for s in &report.sprites {
+                let p = &s.pixels;
+                let rle = p.per_frame.iter().filter(|f| f.rle).count();
+                let shared = p.per_frame.iter().filter(|f| f.shared_with.is_some()).count();
+                eprintln!(
+                    "sprite {}: {} frames ({rle} RLE, {shared} shared), {} animations, {} + {}: pixels {} flash bytes, section {} bytes",
+                    s.name,
+                    s.frames,
+                    s.animations,
+                    s.format.name(),
+                    s.transparency.name(),
+                    p.flash_bytes,
+                    s.section_bytes
+                );
+                if p.partial_alpha_pixels > 0 {
+                    eprintln!(
+                        "  note: {} pixels had partial alpha and became opaque or transparent at threshold {alpha_threshold}",
+                        p.partial_alpha_pixels
+                    );
+                }
+                if p.quantised_colours > 0 {
+                    eprintln!("  note: {} colours were rounded to RGB565", p.quantised_colours);
+                }
+                let cands: Vec<String> = p.candidates.iter().map(|(n, b)| format!("{n} {b}")).collect();
+                eprintln!("  considered: {}", cands.join(", "));
+            }
             eprintln!("wrote {} ({} bytes, {} scalars)", output.display(), bytes.len(), encoding.name());
             Ok(())
         }

@@ -22,6 +22,15 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), HostError> {
         HostError::file(path, format!("cannot create a temporary file in {}: {}", dir.display(), io_reason(&e)))
     })?;
     tmp.write_all(bytes).map_err(|e| HostError::file(path, format!("cannot write: {}", io_reason(&e))))?;
+    // The temporary file is private (0600); the output gets the old file's permissions, or those of
+    // a normal new file.
+    let perms = match std::fs::metadata(path) {
+        Ok(m) => Some(m.permissions()),
+        Err(_) => default_permissions(),
+    };
+    if let Some(perms) = perms {
+        let _ = tmp.as_file().set_permissions(perms);
+    }
     tmp.as_file().sync_all().map_err(|e| HostError::file(path, format!("cannot write: {}", io_reason(&e))))?;
     tmp.persist(path)
         .map_err(|e| HostError::file(path, format!("cannot replace the output: {}", io_reason(&e.error))))?;
@@ -49,7 +58,12 @@ pub fn write_dir_atomically(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(
         std::fs::write(tmp.path().join(name), bytes)
             .map_err(|e| HostError::file(dir.join(name), format!("cannot write: {}", io_reason(&e))))?;
     }
-    let new = tmp.into_path();
+    let new = tmp.keep();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&new, std::fs::Permissions::from_mode(0o755));
+    }
     let fail = |e: std::io::Error, new: &Path| {
         let _ = std::fs::remove_dir_all(new);
         HostError::file(dir, format!("cannot replace the output folder: {}", io_reason(&e)))
@@ -59,7 +73,7 @@ pub fn write_dir_atomically(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(
             .prefix(".ossicle-old-")
             .tempdir_in(parent)
             .map_err(|e| fail(e, &new))?
-            .into_path();
+            .keep();
         std::fs::remove_dir(&old).map_err(|e| fail(e, &new))?;
         std::fs::rename(dir, &old).map_err(|e| fail(e, &new))?;
         if let Err(e) = std::fs::rename(&new, dir) {
@@ -71,4 +85,16 @@ pub fn write_dir_atomically(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(
         std::fs::rename(&new, dir).map_err(|e| fail(e, &new))?;
     }
     Ok(())
+}
+
+/// The permissions of a normal new file (the temporary file starts private).
+#[cfg(unix)]
+fn default_permissions() -> Option<std::fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn default_permissions() -> Option<std::fs::Permissions> {
+    None
 }

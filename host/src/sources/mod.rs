@@ -1,6 +1,8 @@
 //! Source parsers: each turns one kind of artist or tool file into [`Project`] IR.
 
 pub mod animxml;
+pub mod aseprite;
+pub mod aseprite_json;
 pub mod pngseq;
 pub mod testsrc;
 pub mod texturepacker;
@@ -32,8 +34,12 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, HostError> {
     Ok(bytes)
 }
 
-/// Reads and parses one source file, choosing the parser from its content.
+/// Reads and parses one source: a file (parser chosen by its name and content) or a folder of
+/// numbered PNGs.
 pub fn load_source(path: &Path) -> Result<Project, HostError> {
+    if path.is_dir() {
+        return pngseq::load(path);
+    }
     let bytes = read_limited(path, MAX_SOURCE_BYTES)?;
     parse_source(path, &bytes)
 }
@@ -48,18 +54,64 @@ pub fn load_sources<P: AsRef<Path>>(paths: &[P]) -> Result<Project, HostError> {
     Ok(project)
 }
 
-/// Parses source bytes that came from `path` (used for messages and to choose the parser).
+/// What each kind of source is, for messages.
+pub const SUPPORTED: &str = "supported sources: Aseprite files (.aseprite, .ase), Aseprite JSON exports and \
+TexturePacker JSON sheets (.json with \"frames\"), ossicle test sources (.json with \"format\": \"ossicle-test/1\"), \
+animation sets (.anim.xml) and folders of numbered PNGs";
+
+/// Parses source bytes that came from `path`: the file name chooses between Aseprite, XML and
+/// JSON, and a JSON document's content chooses between a test source, an Aseprite export and a
+/// TexturePacker sheet.
 pub fn parse_source(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     match ext.as_str() {
-        "json" => testsrc::parse(path, bytes),
+        "aseprite" | "ase" => aseprite::parse(path, bytes),
+        "xml" => animxml::parse(path, bytes),
+        "json" => match json_kind(bytes) {
+            JsonKind::Test => testsrc::parse(path, bytes),
+            JsonKind::Aseprite => aseprite_json::parse(path, bytes),
+            JsonKind::TexturePacker => texturepacker::parse(path, bytes),
+            JsonKind::Unknown(why) => Err(HostError::file(path, why)),
+        },
         _ => Err(HostError::file(
             path,
             format!(
-                "unknown source type {:?}: supported sources are ossicle test sources ({} JSON, .json)",
-                if ext.is_empty() { "(no extension)".to_string() } else { format!(".{ext}") },
-                testsrc::FORMAT
+                "unknown source type {}: {SUPPORTED}",
+                if ext.is_empty() { "(no extension)".to_string() } else { format!(".{ext}") }
             ),
         )),
+    }
+}
+
+enum JsonKind {
+    Test,
+    Aseprite,
+    TexturePacker,
+    Unknown(String),
+}
+
+/// Which JSON source a document is (a parse error is left to the chosen parser, which reports it
+/// with its place).
+fn json_kind(bytes: &[u8]) -> JsonKind {
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(bytes) else {
+        // Malformed JSON: let the sheet parser say where.
+        return JsonKind::TexturePacker;
+    };
+    let Some(obj) = v.as_object() else {
+        return JsonKind::Unknown("JSON is not an object: neither a sprite sheet nor an ossicle test source".into());
+    };
+    if obj.contains_key("format") && !obj.contains_key("frames") {
+        return JsonKind::Test;
+    }
+    if !obj.contains_key("frames") {
+        return JsonKind::Unknown(
+            "JSON that is not a sprite sheet (no \"frames\") nor an ossicle test source (no \"format\")".into(),
+        );
+    }
+    let app = v.pointer("/meta/app").and_then(|a| a.as_str()).unwrap_or("");
+    if app.to_ascii_lowercase().contains("aseprite") {
+        JsonKind::Aseprite
+    } else {
+        JsonKind::TexturePacker
     }
 }
