@@ -25,7 +25,8 @@
 //!  2  i16  y       top of the stored image in the canvas (0 ≤ y, y + h ≤ height)
 //!  4  u16  w       stored image width  (0 for a fully transparent frame)
 //!  6  u16  h       stored image height (0 for a fully transparent frame)
-//!  8  u16  flags   bit 0: row RLE; bit 1: a one-bit mask follows the pixel rows (raw frames only)
+//!  8  u16  flags   bit 0: row RLE; bit 1: a one-bit mask follows the pixel rows (raw frames of
+//!                  Mask sprites only; a raw frame of a Mask sprite without one is fully opaque)
 //! 10  u16  reserved, 0
 //! 12  u32  offset  of the frame's data in `pixels`
 //! 16  u32  len     of the frame's data in bytes
@@ -95,7 +96,8 @@ pub const MAX_FRAME_EVENTS: u32 = 64;
 
 /// Frame record flag: the frame's data is row-RLE encoded.
 pub const FRAME_FLAG_RLE: u16 = 1;
-/// Frame record flag: a one-bit mask follows the raw pixel rows.
+/// Frame record flag: a one-bit mask follows the raw pixel rows (only in sprites with
+/// [`Transparency::Mask`]; a raw frame of such a sprite without a mask is fully opaque).
 pub const FRAME_FLAG_MASK: u16 = 2;
 
 /// Animation record flag bits 0-1: the play mode.
@@ -341,8 +343,8 @@ pub enum SpriteDefect {
         /// The frame.
         frame: u32,
     },
-    /// A frame has unknown flags, or a mask where the sprite's transparency is not `Mask` (or none
-    /// where it is).
+    /// A frame has unknown flags, both RLE and a mask, or a mask where the sprite's transparency is
+    /// not `Mask`.
     FrameFlags {
         /// The frame.
         frame: u32,
@@ -694,7 +696,7 @@ impl<'a> SpriteSection<'a> {
         let mask = r.flags & FRAME_FLAG_MASK != 0;
         let flags_ok = r.flags & !(FRAME_FLAG_RLE | FRAME_FLAG_MASK) == 0
             && !(rle && mask)
-            && (rle || r.w == 0 || r.h == 0 || mask == (transparency == Transparency::Mask));
+            && (!mask || transparency == Transparency::Mask);
         if !flags_ok {
             return Err(SpriteDefect::FrameFlags { frame, flags: r.flags });
         }

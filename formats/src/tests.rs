@@ -375,10 +375,13 @@ mod sprites {
         let f = b.sprites().next().unwrap().frame(0).unwrap();
         assert_eq!(f.data, &(0..12).collect::<Vec<u8>>()[..]);
         assert_eq!(f.mask, Some(&[12u8, 13][..]));
-        // Without the flag the length is wrong; with the flag but no Mask transparency the flag is wrong.
+        // Without the flag the frame is opaque and its length is wrong; with the flag but no Mask
+        // transparency the flag is wrong.
         let mut q = p.clone();
         q.frames[0].flags = 0;
-        assert_eq!(defect(&q), SectionDefect::Sprite(SpriteDefect::FrameFlags { frame: 0, flags: 0 }));
+        assert_eq!(defect(&q), SectionDefect::Sprite(SpriteDefect::FrameData { frame: 0 }));
+        q.frames[0].len = 12;
+        assert!(Blob::parse(&blob(&q)).is_ok(), "an opaque raw frame of a Mask sprite needs no mask");
         let mut q = p.clone();
         q.transparency = 0;
         assert_eq!(defect(&q), SectionDefect::Sprite(SpriteDefect::FrameFlags { frame: 0, flags: 2 }));
