@@ -3,6 +3,7 @@
 pub mod animxml;
 pub mod aseprite;
 pub mod aseprite_json;
+pub mod png_util;
 pub mod pngseq;
 pub mod testsrc;
 pub mod texturepacker;
