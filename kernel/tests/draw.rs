@@ -16,8 +16,8 @@ use embedded_graphics_core::pixelcolor::{Bgr565, Bgr888, IntoStorage, PixelColor
 use embedded_graphics_core::primitives::Rectangle;
 use embedded_graphics_core::Pixel;
 use ossicle::draw::{
-    affine_bounds, convert_palette, decode_row, draw_frame, draw_frame_affine, frame_bounds, render_bands,
-    BandBuffer, DrawError, DrawOptions, RenderError, SpriteColor,
+    affine_bounds, convert_palette, decode_row, draw_frame, draw_frame_affine, frame_bounds, render_bands, BandBuffer,
+    DrawError, DrawOptions, RenderError, SpriteColor,
 };
 use ossicle::math::{Affine2, Vec2};
 use ossicle::sprite::{Appearance, DirtyRects, Rect, RectExt, Rotation, SpriteOutput};
@@ -277,7 +277,7 @@ fn encode_rle(fmt: PixelFormat, img: &Img, trim: bool) -> Vec<u8> {
                         let mut lit = Vec::new();
                         while x < end && lit.len() < 64 {
                             let Some(v) = row[x] else { break };
-                            if lit.len() > 0 && row[x..end].iter().take_while(|p| **p == Some(v)).count() >= 3 {
+                            if !lit.is_empty() && row[x..end].iter().take_while(|p| **p == Some(v)).count() >= 3 {
                                 break;
                             }
                             lit.push(v);
@@ -461,14 +461,16 @@ impl<C: PixelColor + Debug> DrawTarget for Rec<C> {
 
     fn fill_solid(&mut self, area: &Rectangle, color: C) -> Result<(), Infallible> {
         self.solid += 1;
-        self.span(area, std::iter::repeat(color).take(area.size.width as usize));
+        self.span(area, std::iter::repeat_n(color, area.size.width as usize));
         Ok(())
     }
 }
 
 /// Maximal horizontal runs of drawn pixels.
 fn runs<C>(px: &[Option<C>], w: usize) -> usize {
-    px.chunks(w).map(|row| (0..row.len()).filter(|&i| row[i].is_some() && (i == 0 || row[i - 1].is_none())).count()).sum()
+    px.chunks(w)
+        .map(|row| (0..row.len()).filter(|&i| row[i].is_some() && (i == 0 || row[i - 1].is_none())).count())
+        .sum()
 }
 
 fn assert_same<C: PartialEq + Debug>(got: &[Option<C>], want: &[Option<C>], area: Rectangle, what: &str) {
@@ -654,8 +656,16 @@ fn colour_key_compares_stored_values() {
     // Indexed: the key is an index. RGB565: the native value (also for BE). RGB888: 0xRRGGBB.
     let cases: [(PixelFormat, Vec<u8>, u32); 4] = [
         (PixelFormat::Indexed2, vec![0b00_01_10_11], 2),
-        (PixelFormat::Rgb565Le, [0x1234u16, 0x5678, 0x9ABC, 0xDEF0].iter().flat_map(|v| v.to_le_bytes()).collect(), 0x9ABC),
-        (PixelFormat::Rgb565Be, [0x1234u16, 0x5678, 0x9ABC, 0xDEF0].iter().flat_map(|v| v.to_be_bytes()).collect(), 0x9ABC),
+        (
+            PixelFormat::Rgb565Le,
+            [0x1234u16, 0x5678, 0x9ABC, 0xDEF0].iter().flat_map(|v| v.to_le_bytes()).collect(),
+            0x9ABC,
+        ),
+        (
+            PixelFormat::Rgb565Be,
+            [0x1234u16, 0x5678, 0x9ABC, 0xDEF0].iter().flat_map(|v| v.to_be_bytes()).collect(),
+            0x9ABC,
+        ),
         (PixelFormat::Rgb888, vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 0x070809),
     ];
     for (fmt, data, key) in cases {
@@ -790,7 +800,7 @@ fn rle_literal_skip_run_cut_and_short_streams() {
 }
 
 #[test]
-fn rle_long_mirrored_runs_and_shared_rows() {
+fn rle_long_mirrored_runs_and_row_ends() {
     // 150 pixels of alternating literals and runs, all opaque: one opaque run across many segments.
     let mut s = Vec::new();
     let mut want = Vec::new();
@@ -842,7 +852,11 @@ fn rle_long_mirrored_runs_and_shared_rows() {
     // Turned 90°: destination row 0 is source column 0 read bottom-up.
     assert_eq!(&px[..3], [None, None, Some(7)]);
     // A row offset beyond the data: the row is transparent.
-    let bad = [100u32.to_le_bytes(), 8u32.to_le_bytes()].concat().into_iter().chain([0x00, 7, 0x40, 0x81, 8]).collect::<Vec<u8>>();
+    let bad = [100u32.to_le_bytes(), 8u32.to_le_bytes()]
+        .concat()
+        .into_iter()
+        .chain([0x00, 7, 0x40, 0x81, 8])
+        .collect::<Vec<u8>>();
     let f = FramePixels { data: &bad, height: 2, ..f };
     let mut row = [Some(0); 4];
     decode_row(&f, 0, &mut row);
@@ -1056,7 +1070,11 @@ fn malformed_frames_never_panic() {
         let mut rec = Rec::<Rgb565>::new(tx, ty, 24, 20);
         draw_frame_affine(&mut rec, &f, &m, opts.palette).unwrap();
         let q = |r: &mut Lcg| Q16::from_bits(r.next() as i32);
-        let m = Affine2::from_cols(Vec2::new(q(&mut rng), q(&mut rng)), Vec2::new(q(&mut rng), q(&mut rng)), Vec2::new(q(&mut rng), q(&mut rng)));
+        let m = Affine2::from_cols(
+            Vec2::new(q(&mut rng), q(&mut rng)),
+            Vec2::new(q(&mut rng), q(&mut rng)),
+            Vec2::new(q(&mut rng), q(&mut rng)),
+        );
         let mut rec = Rec::<Rgb565>::new(rng.below(60) as i32 - 30, rng.below(60) as i32 - 30, 24, 20);
         draw_frame_affine(&mut rec, &f, &m, None).unwrap();
         let mut row = [None; 30];
@@ -1125,13 +1143,33 @@ fn affine_equals_integer_blits<S: Scalar>() {
                 (Affine2::IDENTITY, PLAIN, Point::zero()),
                 (Affine2::from_translation(v2(7.0, -1.0)), PLAIN, Point::new(7, -1)),
                 // (u, v) → (H − v, u): the quarter turn clockwise of the canvas.
-                (Affine2::from_cols(v2(0.0, 1.0), v2(-1.0, 0.0), v2(h + 2.0, 3.0)), Look { rot: Rotation::Deg90, ..PLAIN }, Point::new(2, 3)),
-                (Affine2::from_cols(v2(-1.0, 0.0), v2(0.0, -1.0), v2(w + 1.0, h)), Look { rot: Rotation::Deg180, ..PLAIN }, Point::new(1, 0)),
-                (Affine2::from_cols(v2(0.0, -1.0), v2(1.0, 0.0), v2(0.0, w)), Look { rot: Rotation::Deg270, ..PLAIN }, Point::zero()),
+                (
+                    Affine2::from_cols(v2(0.0, 1.0), v2(-1.0, 0.0), v2(h + 2.0, 3.0)),
+                    Look { rot: Rotation::Deg90, ..PLAIN },
+                    Point::new(2, 3),
+                ),
+                (
+                    Affine2::from_cols(v2(-1.0, 0.0), v2(0.0, -1.0), v2(w + 1.0, h)),
+                    Look { rot: Rotation::Deg180, ..PLAIN },
+                    Point::new(1, 0),
+                ),
+                (
+                    Affine2::from_cols(v2(0.0, -1.0), v2(1.0, 0.0), v2(0.0, w)),
+                    Look { rot: Rotation::Deg270, ..PLAIN },
+                    Point::zero(),
+                ),
                 // A mirror: x → W − x.
-                (Affine2::from_cols(v2(-1.0, 0.0), v2(0.0, 1.0), v2(w, 0.0)), Look { flip_h: true, ..PLAIN }, Point::zero()),
+                (
+                    Affine2::from_cols(v2(-1.0, 0.0), v2(0.0, 1.0), v2(w, 0.0)),
+                    Look { flip_h: true, ..PLAIN },
+                    Point::zero(),
+                ),
                 (Affine2::from_scale(v2(2.0, 2.0)), Look { scale: 2, ..PLAIN }, Point::zero()),
-                (Affine2::from_translation(v2(-4.0, 2.0)).mul(Affine2::from_scale(v2(3.0, 3.0))), Look { scale: 3, ..PLAIN }, Point::new(-4, 2)),
+                (
+                    Affine2::from_translation(v2(-4.0, 2.0)).mul(Affine2::from_scale(v2(3.0, 3.0))),
+                    Look { scale: 3, ..PLAIN },
+                    Point::new(-4, 2),
+                ),
             ];
             for (m, look, at) in cases {
                 let rec = draw_affine::<Rgb888, S>(&sp, &m, None, area);
@@ -1144,7 +1182,12 @@ fn affine_equals_integer_blits<S: Scalar>() {
     let sp = sprite(PixelFormat::Indexed8, Kind::Key, 3);
     let m = Affine2::from_translation(v2::<S>(sp.canvas.1 as f64, 0.0)).mul(Affine2::from_angle(S::FRAC_PI_2));
     let rec = draw_affine::<Rgb888, S>(&sp, &m, None, area);
-    assert_same(&rec.px, &reference::<Rgb888>(&sp, None, Point::zero(), Look { rot: Rotation::Deg90, ..PLAIN }, area), area, "from_angle");
+    assert_same(
+        &rec.px,
+        &reference::<Rgb888>(&sp, None, Point::zero(), Look { rot: Rotation::Deg90, ..PLAIN }, area),
+        area,
+        "from_angle",
+    );
 }
 
 #[test]
@@ -1165,7 +1208,8 @@ fn affine_rotation<S: Scalar>(tol: f64) {
     let m = Affine2::<S>::from_scale_angle_translation(v2(scale, scale), S::from_f64(angle), v2(t.0, t.1));
     // The same transform inverted in f64: p = R(−a)·(q − t) / s.
     let (c, s) = (angle.cos(), angle.sin());
-    let exact = [c / scale, s / scale, -s / scale, c / scale, -(c * t.0 + s * t.1) / scale, (s * t.0 - c * t.1) / scale];
+    let exact =
+        [c / scale, s / scale, -s / scale, c / scale, -(c * t.0 + s * t.1) / scale, (s * t.0 - c * t.1) / scale];
     let mut mismatches = 0;
     let mut drawn = 0;
     for (fi, fmt) in FORMATS.into_iter().enumerate() {
@@ -1269,12 +1313,8 @@ fn affine_bounds_hold_the_drawn_pixels() {
 /// cleared background.
 fn draw_scene(target: &mut BandBuffer<'_, Rgb565>, sprites: &[Sprite]) {
     target.clear(Rgb565::new(3, 7, 11)).unwrap();
-    let look = |i: usize| Look {
-        flip_h: i % 2 == 1,
-        flip_v: i % 3 == 1,
-        rot: ROTATIONS[i % 4],
-        scale: 1 + (i % 3) as u8,
-    };
+    let look =
+        |i: usize| Look { flip_h: i % 2 == 1, flip_v: i % 3 == 1, rot: ROTATIONS[i % 4], scale: 1 + (i % 3) as u8 };
     for (i, sp) in sprites.iter().enumerate() {
         let opts = options::<Rgb565>(sp, look(i), None);
         let at = Point::new(i as i32 * 7 - 4, i as i32 * 5 - 3);
@@ -1409,4 +1449,3 @@ fn sprite_output_with_frame_bounds() {
     assert!(out.update(b, &mut dirty));
     assert_eq!(dirty.iter().collect::<Vec<_>>(), [Rect { x: 5, y: 3, w: 7, h: 8 }]);
 }
-

@@ -2,14 +2,14 @@
 
 use super::blit::rect_of;
 use super::color::{Colors, SpriteColor};
-use super::pixels::{RleCursor, Source};
+use super::pixels::{by_format, raw_at, RawFormat, RleCursor, Source};
 use super::span::{random_row, Line};
 use super::{clip_of, DrawError};
 use crate::math::Affine2;
 use crate::sprite::Rect;
 use crate::Scalar;
 use embedded_graphics_core::draw_target::DrawTarget;
-use ossicle_format::sprite::FramePixels;
+use ossicle_format::sprite::{FramePixels, PixelFormat};
 
 /// Fraction bits of sample positions: Q16.16 coefficients times doubled destination coordinates
 /// (`2·dx + 1`, the pixel centre) give positions in units of 2⁻¹⁷.
@@ -114,6 +114,52 @@ pub fn affine_bounds<S: Scalar>(frame: &FramePixels<'_>, transform: &Affine2<S>)
     Some(rect_of(x0, y0, x1, y1))
 }
 
+/// One destination row of an affine draw: the span of pixels that sample inside the image, and
+/// the sample position of its first pixel and its step, in 2⁻¹⁷ canvas units.
+struct Row {
+    line: Line,
+    n: u32,
+    px0: i64,
+    py0: i64,
+    bx: i64,
+    by: i64,
+}
+
+impl Row {
+    /// The source pixel sampled by pixel `k` of the row.
+    #[inline]
+    fn source(&self, k: u32, fx: i64, fy: i64) -> Option<(usize, u16)> {
+        let k = i64::from(k);
+        let sx = usize::try_from((self.px0.saturating_add(self.bx.saturating_mul(k)) >> FRAC) - fx).ok()?;
+        let sy = u16::try_from((self.py0.saturating_add(self.by.saturating_mul(k)) >> FRAC) - fy).ok()?;
+        Some((sx, sy))
+    }
+}
+
+impl Inverse {
+    /// Row `dy`: the pixels in `[x0, x1)` whose centres sample inside the image.
+    fn row(&self, dy: i64, x0: i64, x1: i64) -> Option<Row> {
+        let y = i32::try_from(dy).ok()?;
+        let (bx, by) = (2 * self.m00, 2 * self.m10);
+        let row = 2 * i128::from(dy) + 1;
+        let ax = self.m00 + self.m01 * row + 2 * self.tx;
+        let ay = self.m10 + self.m11 * row + 2 * self.ty;
+        let rx = solve(ax, bx, self.lx, self.hx)?;
+        let ry = solve(ay, by, self.ly, self.hy)?;
+        let lo = i64::try_from(rx.0.max(ry.0).max(i128::from(x0))).ok()?;
+        let hi = i64::try_from(rx.1.min(ry.1).min(i128::from(x1) - 1)).ok()?;
+        if lo > hi {
+            return None;
+        }
+        let n = u32::try_from(hi - lo + 1).ok()?;
+        // Inside [lx, hx] × [ly, hy]: both fit an i64 (|frame position| < 2¹⁶, so < 2³⁴).
+        let px0 = i64::try_from(ax + bx * i128::from(lo)).ok()?;
+        let py0 = i64::try_from(ay + by * i128::from(lo)).ok()?;
+        let (bx, by) = (i64::try_from(bx).ok()?, i64::try_from(by).ok()?);
+        Some(Row { line: Line { y, x0: lo, x1: hi + 1, base: lo, s: 1 }, n, px0, py0, bx, by })
+    }
+}
+
 pub(crate) fn draw<D, S>(
     target: &mut D,
     frame: &FramePixels<'_>,
@@ -131,45 +177,81 @@ where
     let Some(q) = Inverse::new(frame, transform) else { return Ok(Rect::default()) };
     let Some((bx0, by0, bx1, by1)) = q.bounds() else { return Ok(Rect::default()) };
     let (cx0, cy0, cx1, cy1) = clip_of(&target.bounding_box());
-    let (x0, y0, x1, y1) = (bx0.max(cx0), by0.max(cy0), bx1.min(cx1), by1.min(cy1));
+    let clip = (bx0.max(cx0), by0.max(cy0), bx1.min(cx1), by1.min(cy1));
     let src = Source::new(frame);
     let colors = Colors::new(frame.format, frame.palette, palette);
-    let all_opaque = src.raw_complete() && colors.all_valid();
-    let (fx, fy) = (i64::from(frame.x), i64::from(frame.y));
-    let (bx, by) = (2 * q.m00, 2 * q.m10);
-    let mut cursor = RleCursor::default();
-    let mut touched: Option<(i64, i64, i64, i64)> = None;
-    for dy in y0..y1 {
-        let Ok(y) = i32::try_from(dy) else { break };
-        let row = 2 * i128::from(dy) + 1;
-        let ax = q.m00 + q.m01 * row + 2 * q.tx;
-        let ay = q.m10 + q.m11 * row + 2 * q.ty;
-        let (Some(rx), Some(ry)) = (solve(ax, bx, q.lx, q.hx), solve(ay, by, q.ly, q.hy)) else { continue };
-        let lo = rx.0.max(ry.0).max(i128::from(x0));
-        let hi = rx.1.min(ry.1).min(i128::from(x1) - 1);
-        let (Ok(lo), Ok(hi)) = (i64::try_from(lo), i64::try_from(hi)) else { continue };
-        if lo > hi {
-            continue;
-        }
-        let Ok(n) = u32::try_from(hi - lo + 1) else { continue };
-        // Inside [lx, hx] × [ly, hy]: both fit an i64 (|frame position| < 2¹⁶, so < 2³⁴).
-        let (Ok(px0), Ok(py0)) = (i64::try_from(ax + bx * i128::from(lo)), i64::try_from(ay + by * i128::from(lo)))
-        else {
-            continue;
-        };
-        let (Ok(sbx), Ok(sby)) = (i64::try_from(bx), i64::try_from(by)) else { continue };
-        let sample = |k: u32| {
-            let k = i64::from(k);
-            let sx = u16::try_from((px0.saturating_add(sbx.saturating_mul(k)) >> FRAC) - fx).ok()?;
-            let sy = u16::try_from((py0.saturating_add(sby.saturating_mul(k)) >> FRAC) - fy).ok()?;
-            src.opaque(&mut cursor, sx, sy)
-        };
-        let line = Line { y, x0: lo, x1: hi + 1, base: lo, s: 1 };
-        random_row(target, &line, n, &colors, all_opaque, sample).map_err(DrawError::Target)?;
-        touched = Some(match touched {
-            None => (lo, dy, hi + 1, dy + 1),
-            Some((a, b, c, _)) => (a.min(lo), b, c.max(hi + 1), dy + 1),
-        });
+    let touched = if src.rle {
+        rle_rows(target, &src, &q, clip, &colors)
+    } else {
+        by_format!(src.format, F => raw_rows::<D, F>(target, &src, &q, clip, &colors))
     }
+    .map_err(DrawError::Target)?;
     Ok(touched.map_or(Rect::default(), |(a, b, c, d)| rect_of(a, b, c, d)))
+}
+
+/// The bounding box of the rows drawn so far, grown by one row's span.
+fn grow(touched: &mut Option<(i64, i64, i64, i64)>, r: &Row) {
+    let (lo, hi, y) = (r.line.x0, r.line.x1, i64::from(r.line.y));
+    *touched = Some(match *touched {
+        None => (lo, y, hi, y + 1),
+        Some((a, b, c, _)) => (a.min(lo), b, c.max(hi), y + 1),
+    });
+}
+
+type Touched = Option<(i64, i64, i64, i64)>;
+
+/// The rows of a raw frame, compiled per pixel format.
+fn raw_rows<D, F>(
+    target: &mut D,
+    src: &Source<'_>,
+    q: &Inverse,
+    (x0, y0, x1, y1): (i64, i64, i64, i64),
+    colors: &Colors<'_, D::Color>,
+) -> Result<Touched, D::Error>
+where
+    D: DrawTarget + ?Sized,
+    D::Color: SpriteColor,
+    F: RawFormat,
+{
+    let all_opaque = src.raw_complete() && colors.all_valid();
+    let (fx, fy) = (i64::from(src.x), i64::from(src.y));
+    let key = src.key();
+    let mut touched = None;
+    for dy in y0..y1 {
+        let Some(r) = q.row(dy, x0, x1) else { continue };
+        let sample = |k: u32| {
+            let (sx, sy) = r.source(k, fx, fy)?;
+            raw_at::<F>(src.raw_row(sy), src.mask_row(sy), key, sx)
+        };
+        random_row(target, &r.line, r.n, all_opaque, sample, |v| colors.valid(v), |v| F::color(colors, v))?;
+        grow(&mut touched, &r);
+    }
+    Ok(touched)
+}
+
+/// The rows of an RLE frame: samples read through a cursor that continues along a source row.
+fn rle_rows<D>(
+    target: &mut D,
+    src: &Source<'_>,
+    q: &Inverse,
+    (x0, y0, x1, y1): (i64, i64, i64, i64),
+    colors: &Colors<'_, D::Color>,
+) -> Result<Touched, D::Error>
+where
+    D: DrawTarget + ?Sized,
+    D::Color: SpriteColor,
+{
+    let (fx, fy) = (i64::from(src.x), i64::from(src.y));
+    let mut cursor = RleCursor::default();
+    let mut touched = None;
+    for dy in y0..y1 {
+        let Some(r) = q.row(dy, x0, x1) else { continue };
+        let sample = |k: u32| {
+            let (sx, sy) = r.source(k, fx, fy)?;
+            cursor.get(src, u16::try_from(sx).ok()?, sy)
+        };
+        random_row(target, &r.line, r.n, false, sample, |v| colors.valid(v), |v| colors.color(v))?;
+        grow(&mut touched, &r);
+    }
+    Ok(touched)
 }

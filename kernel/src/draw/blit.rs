@@ -1,13 +1,14 @@
 //! The integer blit: flips, quarter turns and integer scales, destination-driven and clipped.
 
 use super::color::{Colors, SpriteColor};
-use super::pixels::{RleCursor, Source};
+use super::pixels::{by_format, raw_at, RawFormat, RleCursor, Source};
 use super::span::{random_row, rle_row, Line};
 use super::{clip_of, DrawError, DrawOptions, MAX_SCALE};
 use crate::sprite::{Rect, Rotation};
+use core::ops::Range;
 use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::geometry::Point;
-use ossicle_format::sprite::FramePixels;
+use ossicle_format::sprite::{FramePixels, PixelFormat};
 
 /// Where a frame lands on screen and how destination pixels map back to source pixels.
 ///
@@ -132,6 +133,41 @@ fn div(a: i64, s: i64) -> i64 {
     a.checked_div(s).unwrap_or(0)
 }
 
+/// The visible part of a placement: destination rows and columns, and the source pixels along
+/// each row.
+struct Visible {
+    p: Placement,
+    x0: i64,
+    x1: i64,
+    u_lo: i64,
+    n: u32,
+}
+
+/// One visible destination row: its [`Line`], the source pixel of its first visible block and
+/// the source step per block.
+struct Row {
+    line: Line,
+    sx0: i64,
+    sy0: i64,
+    dsx: i64,
+    dsy: i64,
+}
+
+impl Visible {
+    fn row(&self, dy: i64) -> Option<Row> {
+        let p = &self.p;
+        let y = i32::try_from(dy).ok()?;
+        let v = div(dy - p.y, p.s);
+        Some(Row {
+            line: Line { y, x0: self.x0, x1: self.x1, base: p.x + self.u_lo * p.s, s: p.s },
+            sx0: p.ox + p.ux * self.u_lo + p.vx * v,
+            sy0: p.oy + p.uy * self.u_lo + p.vy * v,
+            dsx: p.ux,
+            dsy: p.uy,
+        })
+    }
+}
+
 pub(crate) fn draw<D>(
     target: &mut D,
     frame: &FramePixels<'_>,
@@ -152,37 +188,96 @@ where
     if vx0 >= vx1 || vy0 >= vy1 {
         return Ok(Rect::default());
     }
+    let u_lo = div(vx0 - p.x, p.s);
+    let u_hi = div(vx1 - 1 - p.x, p.s);
+    let Ok(n) = u32::try_from(u_hi - u_lo + 1) else { return Ok(Rect::default()) };
+    let vis = Visible { p, x0: vx0, x1: vx1, u_lo, n };
     let src = Source::new(frame);
     let colors = Colors::new(frame.format, frame.palette, opts.palette);
+    if src.rle {
+        rle_rows(target, &src, &vis, vy0..vy1, &colors)
+    } else {
+        by_format!(src.format, F => raw_rows::<D, F>(target, &src, &vis, vy0..vy1, &colors))
+    }
+    .map_err(DrawError::Target)?;
+    Ok(rect_of(vx0, vy0, vx1, vy1))
+}
+
+/// The rows of a raw frame, compiled per pixel format.
+fn raw_rows<D, F>(
+    target: &mut D,
+    src: &Source<'_>,
+    vis: &Visible,
+    rows: Range<i64>,
+    colors: &Colors<'_, D::Color>,
+) -> Result<(), D::Error>
+where
+    D: DrawTarget + ?Sized,
+    D::Color: SpriteColor,
+    F: RawFormat,
+{
     let all_opaque = src.raw_complete() && colors.all_valid();
-    let s = p.s;
-    let u_lo = div(vx0 - p.x, s);
-    let u_hi = div(vx1 - 1 - p.x, s);
-    let Ok(n) = u32::try_from(u_hi - u_lo + 1) else { return Ok(Rect::default()) };
+    let key = src.key();
+    let valid = |v: u32| colors.valid(v);
+    let color = |v: u32| F::color(colors, v);
+    for dy in rows {
+        let Some(r) = vis.row(dy) else { break };
+        if r.dsy == 0 {
+            // A source row (mirrored when dsx = −1): its bytes are found once.
+            let Ok(sy) = u16::try_from(r.sy0) else { continue };
+            let (row, mask) = (src.raw_row(sy), src.mask_row(sy));
+            let sample = |k: u32| {
+                let x = usize::try_from(r.sx0 + r.dsx * i64::from(k)).ok()?;
+                raw_at::<F>(row, mask, key, x)
+            };
+            random_row(target, &r.line, vis.n, all_opaque, sample, valid, color)?;
+        } else {
+            // A source column.
+            let sample = |k: u32| {
+                let k = i64::from(k);
+                let x = usize::try_from(r.sx0 + r.dsx * k).ok()?;
+                let sy = u16::try_from(r.sy0 + r.dsy * k).ok()?;
+                raw_at::<F>(src.raw_row(sy), src.mask_row(sy), key, x)
+            };
+            random_row(target, &r.line, vis.n, all_opaque, sample, valid, color)?;
+        }
+    }
+    Ok(())
+}
+
+/// The rows of an RLE frame: source rows walked along their streams, source columns by random
+/// access.
+fn rle_rows<D>(
+    target: &mut D,
+    src: &Source<'_>,
+    vis: &Visible,
+    rows: Range<i64>,
+    colors: &Colors<'_, D::Color>,
+) -> Result<(), D::Error>
+where
+    D: DrawTarget + ?Sized,
+    D::Color: SpriteColor,
+{
     let mut cursor = RleCursor::default();
-    for dy in vy0..vy1 {
-        let Ok(y) = i32::try_from(dy) else { break };
-        let v = div(dy - p.y, s);
-        let line = Line { y, x0: vx0, x1: vx1, base: p.x + u_lo * s, s };
-        let sx0 = p.ox + p.ux * u_lo + p.vx * v;
-        let sy0 = p.oy + p.uy * u_lo + p.vy * v;
-        let (dsx, dsy) = (p.ux, p.uy);
-        if src.rle && dsy == 0 {
+    for dy in rows {
+        let Some(r) = vis.row(dy) else { break };
+        if r.dsy == 0 {
             // A source row, walked along its stream (mirrored when dsx = −1).
-            let (Ok(sy), Ok(first)) = (u16::try_from(sy0), u16::try_from(sx0)) else { continue };
-            let Ok(m) = u16::try_from(n) else { continue };
-            let lo = if dsx > 0 { Some(first) } else { first.checked_sub(m - 1) };
+            let (Ok(sy), Ok(first), Ok(m)) = (u16::try_from(r.sy0), u16::try_from(r.sx0), u16::try_from(vis.n)) else {
+                continue;
+            };
+            let lo = if r.dsx > 0 { Some(first) } else { first.checked_sub(m - 1) };
             let Some(lo) = lo else { continue };
-            rle_row(target, &src, &line, sy, lo, m, dsx > 0, &colors).map_err(DrawError::Target)?;
+            rle_row(target, src, &r.line, sy, lo, m, r.dsx > 0, colors)?;
         } else {
             let sample = |k: u32| {
                 let k = i64::from(k);
-                let sx = u16::try_from(sx0 + dsx * k).ok()?;
-                let sy = u16::try_from(sy0 + dsy * k).ok()?;
-                src.opaque(&mut cursor, sx, sy)
+                let sx = u16::try_from(r.sx0 + r.dsx * k).ok()?;
+                let sy = u16::try_from(r.sy0 + r.dsy * k).ok()?;
+                cursor.get(src, sx, sy)
             };
-            random_row(target, &line, n, &colors, all_opaque, sample).map_err(DrawError::Target)?;
+            random_row(target, &r.line, vis.n, false, sample, |v| colors.valid(v), |v| colors.color(v))?;
         }
     }
-    Ok(rect_of(vx0, vy0, vx1, vy1))
+    Ok(())
 }

@@ -2,7 +2,7 @@
 
 use embedded_graphics_core::pixelcolor::raw::RawU16;
 use embedded_graphics_core::pixelcolor::{
-    BinaryColor, Bgr555, Bgr565, Bgr666, Bgr888, Gray2, Gray4, Gray8, PixelColor, Rgb555, Rgb565, Rgb666, Rgb888,
+    Bgr555, Bgr565, Bgr666, Bgr888, BinaryColor, Gray2, Gray4, Gray8, PixelColor, Rgb555, Rgb565, Rgb666, Rgb888,
 };
 use ossicle_format::sprite::PixelFormat;
 
@@ -115,17 +115,21 @@ impl<'p, C: SpriteColor> Colors<'p, C> {
         match self.format {
             PixelFormat::Rgb565Le | PixelFormat::Rgb565Be => Some(C::from_rgb565_raw(value as u16)),
             PixelFormat::Rgb888 => Some(C::from_rgb888((value >> 16) as u8, (value >> 8) as u8, value as u8)),
-            _ => {
-                let i = usize::try_from(value).ok()?;
-                match self.over {
-                    Some(o) => o.get(i).copied(),
-                    None => {
-                        let at = i.checked_mul(3)?;
-                        match self.triples.get(at..at.checked_add(3)?)? {
-                            [r, g, b] => Some(C::from_rgb888(*r, *g, *b)),
-                            _ => None,
-                        }
-                    }
+            _ => self.index_color(value),
+        }
+    }
+
+    /// The colour of a palette index (`None`: beyond the palette).
+    #[inline]
+    pub(crate) fn index_color(&self, value: u32) -> Option<C> {
+        let i = usize::try_from(value).ok()?;
+        match self.over {
+            Some(o) => o.get(i).copied(),
+            None => {
+                let at = i.checked_mul(3)?;
+                match self.triples.get(at..at.checked_add(3)?)? {
+                    &[r, g, b] => Some(C::from_rgb888(r, g, b)),
+                    _ => None,
                 }
             }
         }

@@ -35,6 +35,8 @@
 //!   [`DrawOptions::palette`] when given (a palette swap, e.g. team colours; build one with
 //!   [`convert_palette`]). **An index beyond the palette in effect is transparent**: a short
 //!   override palette hides the pixels it has no colour for. Direct formats ignore palettes.
+//!   For speed, convert a palette once with [`convert_palette`] and pass it as the override:
+//!   an indexed pixel then costs a table read instead of an RGB888 conversion.
 //! - **Colour**: [`SpriteColor`] converts RGB565 and RGB888 values once per drawn pixel; an RGB565
 //!   frame drawn into an `Rgb565` target converts nothing.
 //! - **RLE streams**: a row's stream runs from its row offset to the next row's offset (the last
@@ -60,7 +62,8 @@
 //!
 //! - **Raw frames**, any flip or rotation: each visible destination pixel reads its source pixel
 //!   directly (O(1)); rows with possible transparency are scanned once for the runs and once more
-//!   for the colours.
+//!   for the colours. The row loops are compiled once per pixel format (no per-pixel format
+//!   dispatch; seven copies per target colour type in the binary).
 //! - **RLE frames, 0° and 180°** (a destination row is a source row): the row's stream is found
 //!   through the row-offset table (so the first visible row costs no more than any other), the
 //!   columns left of the clip are skipped a whole segment at a time, and each opaque run is

@@ -6,12 +6,53 @@
 //! offset, or at the end of the data) leaves the rest of its row transparent, a run longer than
 //! the row is cut at the row's end.
 
+use super::color::{Colors, SpriteColor};
 use ossicle_format::sprite::{FramePixels, PixelFormat, Transparency};
+
+/// Runs `$body` with the type `$F` bound to the [`RawFormat`] of `$format`.
+macro_rules! by_format {
+    ($format:expr, $F:ident => $body:expr) => {
+        match $format {
+            PixelFormat::Indexed1 => {
+                type $F = $crate::draw::pixels::Packed<1>;
+                $body
+            }
+            PixelFormat::Indexed2 => {
+                type $F = $crate::draw::pixels::Packed<2>;
+                $body
+            }
+            PixelFormat::Indexed4 => {
+                type $F = $crate::draw::pixels::Packed<4>;
+                $body
+            }
+            PixelFormat::Indexed8 => {
+                type $F = $crate::draw::pixels::Index8;
+                $body
+            }
+            PixelFormat::Rgb565Le => {
+                type $F = $crate::draw::pixels::Le565;
+                $body
+            }
+            PixelFormat::Rgb565Be => {
+                type $F = $crate::draw::pixels::Be565;
+                $body
+            }
+            PixelFormat::Rgb888 => {
+                type $F = $crate::draw::pixels::Rgb888Bytes;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use by_format;
 
 /// A frame's data with its derived strides and the transparency rule that applies to it.
 #[derive(Clone, Copy)]
 pub(crate) struct Source<'a> {
     pub(crate) format: PixelFormat,
+    /// The stored image's place in the canvas.
+    pub(crate) x: i16,
+    pub(crate) y: i16,
     pub(crate) data: &'a [u8],
     pub(crate) w: u16,
     pub(crate) h: u16,
@@ -32,6 +73,8 @@ impl<'a> Source<'a> {
         let key = (raw && f.transparency == Transparency::ColorKey).then_some(f.key);
         Self {
             format: f.format,
+            x: f.x,
+            y: f.y,
             data: f.data,
             w: f.width,
             h: f.height,
@@ -51,52 +94,34 @@ impl<'a> Source<'a> {
         !self.rle && self.mask.is_none() && self.key.is_none() && need.is_some_and(|n| self.data.len() >= n)
     }
 
-    /// The stored value of raw pixel `(sx, sy)` (`None` when its bytes are missing).
+    /// Raw row `sy`'s bytes (shorter, or empty, where the data is cut short).
     #[inline]
-    pub(crate) fn raw_value(&self, sx: u16, sy: u16) -> Option<u32> {
-        let row = usize::from(sy).checked_mul(self.stride)?;
-        let sx = usize::from(sx);
-        let byte = |i: usize| row.checked_add(i).and_then(|at| self.data.get(at)).copied();
-        match self.format {
-            PixelFormat::Indexed1 => byte(sx >> 3).map(|b| u32::from(b >> (7 - (sx & 7))) & 1),
-            PixelFormat::Indexed2 => byte(sx >> 2).map(|b| u32::from(b >> (6 - 2 * (sx & 3))) & 3),
-            PixelFormat::Indexed4 => byte(sx >> 1).map(|b| u32::from(b >> (4 - 4 * (sx & 1))) & 15),
-            PixelFormat::Indexed8 => byte(sx).map(u32::from),
-            // sx < 2¹⁶: 3·sx + 2 fits every usize.
-            PixelFormat::Rgb565Le => Some(u32::from(u16::from_le_bytes([byte(2 * sx)?, byte(2 * sx + 1)?]))),
-            PixelFormat::Rgb565Be => Some(u32::from(u16::from_be_bytes([byte(2 * sx)?, byte(2 * sx + 1)?]))),
-            PixelFormat::Rgb888 => {
-                Some(u32::from_be_bytes([0, byte(3 * sx)?, byte(3 * sx + 1)?, byte(3 * sx + 2)?]))
-            }
-        }
+    pub(crate) fn raw_row(&self, sy: u16) -> &'a [u8] {
+        let Some(start) = usize::from(sy).checked_mul(self.stride) else { return &[] };
+        let end = start.saturating_add(self.stride).min(self.data.len());
+        self.data.get(start..end).unwrap_or(&[])
     }
 
-    /// The stored value of raw pixel `(sx, sy)` if the mask and the colour key leave it opaque.
+    /// Mask row `sy`'s bytes, when the mask decides transparency (shorter, or empty, where the
+    /// mask is cut short).
     #[inline]
+    pub(crate) fn mask_row(&self, sy: u16) -> Option<&'a [u8]> {
+        let mask = self.mask?;
+        let Some(start) = usize::from(sy).checked_mul(self.mask_stride) else { return Some(&[]) };
+        let end = start.saturating_add(self.mask_stride).min(mask.len());
+        Some(mask.get(start..end).unwrap_or(&[]))
+    }
+
+    /// The colour key, when it decides transparency.
+    pub(crate) fn key(&self) -> Option<u32> {
+        self.key
+    }
+
+    /// The stored value of raw pixel `(sx, sy)` if the mask and the colour key leave it opaque
+    /// (format dispatched per call: for one-off reads).
     pub(crate) fn raw_opaque(&self, sx: u16, sy: u16) -> Option<u32> {
-        if let Some(mask) = self.mask {
-            let at = usize::from(sy).checked_mul(self.mask_stride)?.checked_add(usize::from(sx >> 3))?;
-            let bit = mask.get(at)? >> (7 - (sx & 7)) & 1;
-            if bit == 0 {
-                return None;
-            }
-        }
-        let v = self.raw_value(sx, sy)?;
-        match self.key {
-            Some(k) if k == v => None,
-            _ => Some(v),
-        }
-    }
-
-    /// The stored value at `(sx, sy)` if it is opaque, for raw and RLE frames alike (an RLE frame
-    /// walks row `sy`'s stream through `cursor`).
-    #[inline]
-    pub(crate) fn opaque(&self, cursor: &mut RleCursor, sx: u16, sy: u16) -> Option<u32> {
-        if self.rle {
-            cursor.get(self, sx, sy)
-        } else {
-            self.raw_opaque(sx, sy)
-        }
+        let (row, mask, x) = (self.raw_row(sy), self.mask_row(sy), usize::from(sx));
+        by_format!(self.format, F => raw_at::<F>(row, mask, self.key, x))
     }
 
     /// Row `sy`'s entry in the RLE row-offset table (`None` when the table is cut short).
@@ -131,6 +156,109 @@ impl<'a> Source<'a> {
             PixelFormat::Rgb888 => Some(u32::from_be_bytes([0, byte(0)?, byte(1)?, byte(2)?])),
             _ => byte(0).map(u32::from),
         }
+    }
+}
+
+/// How one raw pixel format stores a row: a zero-sized type per format, so that the inner
+/// loops are compiled once per format with no per-pixel format dispatch.
+pub(crate) trait RawFormat {
+    /// The stored value of pixel `x` of a row (`None` when its bytes are missing).
+    fn get(row: &[u8], x: usize) -> Option<u32>;
+    /// The colour of a stored value.
+    fn color<C: SpriteColor>(colors: &Colors<'_, C>, v: u32) -> Option<C>;
+}
+
+/// Indexed pixels of `B` bits (1, 2 or 4), leftmost in the most significant bits.
+pub(crate) struct Packed<const B: usize>;
+/// Indexed pixels of 8 bits.
+pub(crate) struct Index8;
+/// RGB565, low byte first.
+pub(crate) struct Le565;
+/// RGB565, high byte first.
+pub(crate) struct Be565;
+/// RGB888: R, G, B bytes.
+pub(crate) struct Rgb888Bytes;
+
+impl<const B: usize> RawFormat for Packed<B> {
+    #[inline(always)]
+    fn get(row: &[u8], x: usize) -> Option<u32> {
+        // x < 2¹⁶ and B ≤ 4: no overflow; bit % 8 ≤ 8 − B since bit is a multiple of B.
+        let bit = x * B;
+        let byte = *row.get(bit >> 3)?;
+        Some(u32::from(byte >> (8 - B - (bit & 7))) & ((1 << B) - 1))
+    }
+    #[inline(always)]
+    fn color<C: SpriteColor>(colors: &Colors<'_, C>, v: u32) -> Option<C> {
+        colors.index_color(v)
+    }
+}
+
+impl RawFormat for Index8 {
+    #[inline(always)]
+    fn get(row: &[u8], x: usize) -> Option<u32> {
+        row.get(x).copied().map(u32::from)
+    }
+    #[inline(always)]
+    fn color<C: SpriteColor>(colors: &Colors<'_, C>, v: u32) -> Option<C> {
+        colors.index_color(v)
+    }
+}
+
+impl RawFormat for Le565 {
+    #[inline(always)]
+    fn get(row: &[u8], x: usize) -> Option<u32> {
+        match row.get(2 * x..2 * x + 2)? {
+            &[a, b] => Some(u32::from(u16::from_le_bytes([a, b]))),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn color<C: SpriteColor>(_: &Colors<'_, C>, v: u32) -> Option<C> {
+        Some(C::from_rgb565_raw(v as u16))
+    }
+}
+
+impl RawFormat for Be565 {
+    #[inline(always)]
+    fn get(row: &[u8], x: usize) -> Option<u32> {
+        match row.get(2 * x..2 * x + 2)? {
+            &[a, b] => Some(u32::from(u16::from_be_bytes([a, b]))),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn color<C: SpriteColor>(_: &Colors<'_, C>, v: u32) -> Option<C> {
+        Some(C::from_rgb565_raw(v as u16))
+    }
+}
+
+impl RawFormat for Rgb888Bytes {
+    #[inline(always)]
+    fn get(row: &[u8], x: usize) -> Option<u32> {
+        match row.get(3 * x..3 * x + 3)? {
+            &[r, g, b] => Some(u32::from_be_bytes([0, r, g, b])),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn color<C: SpriteColor>(_: &Colors<'_, C>, v: u32) -> Option<C> {
+        Some(C::from_rgb888((v >> 16) as u8, (v >> 8) as u8, v as u8))
+    }
+}
+
+/// Pixel `x` of a raw row if its mask bit (when a mask applies) is 1 and it is not the key.
+#[inline(always)]
+pub(crate) fn raw_at<F: RawFormat>(row: &[u8], mask: Option<&[u8]>, key: Option<u32>, x: usize) -> Option<u32> {
+    if let Some(m) = mask {
+        if (m.get(x >> 3)? >> (7 - (x & 7))) & 1 == 0 {
+            return None;
+        }
+    }
+    let v = F::get(row, x)?;
+    if key == Some(v) {
+        None
+    } else {
+        Some(v)
     }
 }
 

@@ -79,34 +79,35 @@ where
 }
 
 /// Draws a row whose source pixels `0..n` are read by random access: `sample(k)` is the stored
-/// value of pixel `k` if the mask/key leave it opaque. Each run of pixels whose values have a
-/// colour becomes one call; `all_opaque` (no transparency possible) skips the scan for runs.
+/// value of pixel `k` if the mask/key leave it opaque, `valid` says whether a value has a colour,
+/// `color` gives it. Each run of pixels with colours becomes one call; `all_opaque` (no
+/// transparency possible) skips the scan for runs.
 pub(crate) fn random_row<D>(
     target: &mut D,
     line: &Line,
     n: u32,
-    colors: &Colors<'_, D::Color>,
     all_opaque: bool,
     mut sample: impl FnMut(u32) -> Option<u32>,
+    valid: impl Fn(u32) -> bool,
+    color: impl Fn(u32) -> Option<D::Color>,
 ) -> Result<(), D::Error>
 where
     D: DrawTarget + ?Sized,
-    D::Color: SpriteColor,
 {
     if all_opaque {
-        return fill(target, line, 0, n, (0..n).filter_map(|k| sample(k).and_then(|v| colors.color(v))));
+        return fill(target, line, 0, n, (0..n).filter_map(|k| sample(k).and_then(&color)));
     }
     let mut k = 0;
     while k < n {
-        while k < n && !sample(k).is_some_and(|v| colors.valid(v)) {
+        while k < n && !sample(k).is_some_and(&valid) {
             k += 1;
         }
         let k0 = k;
-        while k < n && sample(k).is_some_and(|v| colors.valid(v)) {
+        while k < n && sample(k).is_some_and(&valid) {
             k += 1;
         }
         if k > k0 {
-            fill(target, line, k0, k, (k0..k).filter_map(|j| sample(j).and_then(|v| colors.color(v))))?;
+            fill(target, line, k0, k, (k0..k).filter_map(|j| sample(j).and_then(&color)))?;
         }
     }
     Ok(())

@@ -1,39 +1,5 @@
-//! Per-sprite change tracking for dirty regions: what a sprite last put on screen, and whether
-//! what it will draw now differs.
-//!
-//! A game loop keeps one [`SpriteOutput`] per drawn sprite. Each frame it describes what the
-//! sprite would draw now (an [`Appearance`]: source frame, screen rectangle, flips, rotation,
-//! scale, palette and transform keys); if that equals what was drawn last, nothing needs redrawing
-//! for this sprite; otherwise both the old and the new rectangles are dirty (the old one to erase,
-//! the new one to draw). [`SpriteOutput::update`] does the bookkeeping into a
-//! [`DirtyRects`](super::DirtyRects) list; [`SpriteOutput::change`] reports the union instead.
-//!
-//! The rectangle is the caller's: for the integer blit, `ossicle::draw::frame_bounds` (feature
-//! `graphics`) gives it; for an affine draw, `ossicle::draw::affine_bounds`.
-//!
-//! # Memory
-//!
-//! A `SpriteOutput` is [`SpriteOutput::BYTES`] = 32 bytes on every target (the `bool` fields leave a niche for
-//! the `Option`); nothing else is kept.
-//!
-//! # Example
-//!
-//! ```
-//! use ossicle::sprite::{Appearance, DirtyRects, Rect, SpriteOutput};
-//! let mut dirty: DirtyRects<4> = DirtyRects::new(Rect { x: 0, y: 0, w: 320, h: 240 });
-//! let mut out = SpriteOutput::new();
-//! let a = Appearance::new(0, Rect { x: 10, y: 10, w: 16, h: 16 });
-//! assert!(out.update(a, &mut dirty)); // first draw: its rectangle is dirty
-//! assert_eq!(dirty.iter().collect::<Vec<_>>(), [Rect { x: 10, y: 10, w: 16, h: 16 }]);
-//! dirty.clear();
-//! assert!(!out.update(a, &mut dirty)); // the same again: nothing to redraw
-//! assert!(dirty.is_empty());
-//! // Next frame of the animation, moved 100 px right: the old place and the new one.
-//! let b = Appearance::new(1, Rect { x: 110, y: 10, w: 16, h: 16 });
-//! assert_eq!(out.change(&b), Some(Rect { x: 10, y: 10, w: 116, h: 16 }));
-//! assert!(out.update(b, &mut dirty));
-//! assert_eq!(dirty.len(), 2); // two separate rectangles, not their union
-//! ```
+//! Per-sprite change tracking for dirty regions ([`SpriteOutput`]) and the quarter-turn
+//! [`Rotation`] of sprite draws.
 
 use super::dirty::{DirtyRects, RectExt};
 use super::Rect;
@@ -125,16 +91,37 @@ impl Appearance {
     }
 }
 
-/// What one sprite last drew, for dirty tracking; see the [module documentation](self).
+/// What one sprite last drew, for dirty tracking.
+///
+/// A game loop keeps one `SpriteOutput` per drawn sprite. Each frame it describes what the sprite
+/// would draw now (an [`Appearance`]: source frame, screen rectangle, flips, rotation, scale,
+/// palette and transform keys); if that equals what was drawn last, nothing needs redrawing for
+/// this sprite; otherwise both the old and the new rectangles are dirty (the old one to erase, the
+/// new one to draw). [`update`](Self::update) does the bookkeeping into a [`DirtyRects`] list;
+/// [`change`](Self::change) reports the union instead. The rectangle is the caller's: for the
+/// integer blit, `ossicle::draw::frame_bounds` (feature `graphics`) gives it; for an affine draw,
+/// `ossicle::draw::affine_bounds`.
+///
+/// Memory: [`SpriteOutput::BYTES`] = 32 bytes on every target (the `bool` fields leave a niche
+/// for the `Option`); nothing else is kept.
 ///
 /// ```
-/// use ossicle::sprite::{Appearance, Rect, SpriteOutput};
+/// use ossicle::sprite::{Appearance, DirtyRects, Rect, SpriteOutput};
+/// let mut dirty: DirtyRects<4> = DirtyRects::new(Rect { x: 0, y: 0, w: 320, h: 240 });
 /// let mut out = SpriteOutput::new();
-/// let r = Rect { x: 4, y: 4, w: 10, h: 10 };
-/// out.mark_drawn(Appearance::new(0, r));
-/// assert_eq!(out.change(&Appearance::new(0, r)), None);
-/// assert_eq!(out.change(&Appearance::new(1, r)), Some(r)); // another frame, same place
-/// assert_eq!(out.hide(), Some(r)); // erase it: its rectangle is dirty
+/// let a = Appearance::new(0, Rect { x: 10, y: 10, w: 16, h: 16 });
+/// assert!(out.update(a, &mut dirty)); // first draw: its rectangle is dirty
+/// assert_eq!(dirty.iter().collect::<Vec<_>>(), [Rect { x: 10, y: 10, w: 16, h: 16 }]);
+/// dirty.clear();
+/// assert!(!out.update(a, &mut dirty)); // the same again: nothing to redraw
+/// assert!(dirty.is_empty());
+/// // Next frame of the animation, moved 100 px right: the old place and the new one.
+/// let b = Appearance::new(1, Rect { x: 110, y: 10, w: 16, h: 16 });
+/// assert_eq!(out.change(&b), Some(Rect { x: 10, y: 10, w: 116, h: 16 }));
+/// assert!(out.update(b, &mut dirty));
+/// assert_eq!(dirty.len(), 2); // two separate rectangles, not their union
+/// // Hidden: its rectangle must be repainted.
+/// assert_eq!(out.hide(), Some(Rect { x: 110, y: 10, w: 16, h: 16 }));
 /// assert_eq!(out.drawn(), None);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
