@@ -337,7 +337,11 @@ impl<'a> Blob<'a> {
         }
         let version = read_u16(bytes, 4).unwrap_or(0);
         if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version) {
-            return Err(LoadError::UnsupportedVersion { found: version, oldest: OLDEST_READABLE_VERSION, newest: FORMAT_VERSION });
+            return Err(LoadError::UnsupportedVersion {
+                found: version,
+                oldest: OLDEST_READABLE_VERSION,
+                newest: FORMAT_VERSION,
+            });
         }
         let enc = bytes.get(6).copied().unwrap_or(0);
         let encoding = ScalarEncoding::from_byte(enc).ok_or(LoadError::UnknownEncoding { found: enc })?;
@@ -398,9 +402,7 @@ impl<'a> Blob<'a> {
     pub fn sprites(&self) -> impl Iterator<Item = sprite::SpriteSection<'a>> + 'a {
         let this = *self;
         (0..self.section_count()).filter_map(move |i| match this.section(i) {
-            Some((SectionKind::Sprite, body)) => {
-                sprite::SpriteSection::open(body, this.encoding(), &this.strings).ok()
-            }
+            Some((SectionKind::Sprite, body)) => sprite::SpriteSection::open(body, this.encoding(), &this.strings).ok(),
             _ => None,
         })
     }

@@ -422,10 +422,9 @@ impl fmt::Display for SpriteDefect {
             Self::AnimationWords { animation } => {
                 write!(f, "animation {animation}'s frame list, durations or events lie outside the section")
             }
-            Self::AnimationFrame { animation, frame, index } => write!(
-                f,
-                "animation {animation} frame {frame} plays sprite frame {index}, which does not exist"
-            ),
+            Self::AnimationFrame { animation, frame, index } => {
+                write!(f, "animation {animation} frame {frame} plays sprite frame {index}, which does not exist")
+            }
             Self::EventCount { animation, frame } => {
                 write!(f, "animation {animation} frame {frame} carries more than {MAX_FRAME_EVENTS} events")
             }
@@ -602,11 +601,7 @@ fn time_ok(encoding: ScalarEncoding, word: u32) -> bool {
 impl<'a> SpriteSection<'a> {
     /// Parses and validates a sprite section body: every frame's geometry and data range, every RLE
     /// row offset, every animation's frames, words, times and string ids.
-    pub fn parse(
-        body: &'a [u8],
-        encoding: ScalarEncoding,
-        strings: &StringTable<'a>,
-    ) -> Result<Self, SectionDefect> {
+    pub fn parse(body: &'a [u8], encoding: ScalarEncoding, strings: &StringTable<'a>) -> Result<Self, SectionDefect> {
         let this = Self::open(body, encoding, strings)?;
         let raw = this.body;
         let (format, transparency) = (this.format, this.transparency);
@@ -644,7 +639,8 @@ impl<'a> SpriteSection<'a> {
         }
         for i in 0..frame_count {
             let frame = i as u32;
-            let r = FrameRecord::read(raw.frames, i).ok_or(sprite(SpriteDefect::FrameCount { len: raw.frames.len() }))?;
+            let r =
+                FrameRecord::read(raw.frames, i).ok_or(sprite(SpriteDefect::FrameCount { len: raw.frames.len() }))?;
             Self::check_frame(&raw, format, transparency, width, height, frame, &r).map_err(sprite)?;
         }
         let words = this.words;
@@ -668,12 +664,21 @@ impl<'a> SpriteSection<'a> {
         if !rest.is_empty() {
             return Err(SectionDefect::Encoding);
         }
-        let name_str = strings.get(raw.name).ok_or(SectionDefect::StringRef { string: raw.name, count: strings.len() })?;
+        let name_str =
+            strings.get(raw.name).ok_or(SectionDefect::StringRef { string: raw.name, count: strings.len() })?;
         let format = PixelFormat::from_u8(raw.format)
             .ok_or(SectionDefect::Sprite(SpriteDefect::UnknownPixelFormat { found: raw.format }))?;
         let transparency = Transparency::from_u8(raw.transparency)
             .ok_or(SectionDefect::Sprite(SpriteDefect::UnknownTransparency { found: raw.transparency }))?;
-        Ok(Self { body: raw, strings: *strings, name_str, format, transparency, words: WordView::new(raw.words), encoding })
+        Ok(Self {
+            body: raw,
+            strings: *strings,
+            name_str,
+            format,
+            transparency,
+            words: WordView::new(raw.words),
+            encoding,
+        })
     }
 
     fn check_frame(
@@ -685,10 +690,8 @@ impl<'a> SpriteSection<'a> {
         frame: u32,
         r: &FrameRecord,
     ) -> Result<(), SpriteDefect> {
-        let inside = r.x >= 0
-            && r.y >= 0
-            && (r.x as u32) + u32::from(r.w) <= width
-            && (r.y as u32) + u32::from(r.h) <= height;
+        let inside =
+            r.x >= 0 && r.y >= 0 && (r.x as u32) + u32::from(r.w) <= width && (r.y as u32) + u32::from(r.h) <= height;
         if !inside {
             return Err(SpriteDefect::FrameOutsideCanvas { frame });
         }

@@ -350,7 +350,10 @@ mod sprites {
         assert_eq!((s.transparency(), s.key(), s.palette().len()), (Transparency::ColorKey, 0, 12));
         assert_eq!((s.frame_count(), s.animation_count()), (3, 2));
         let f0 = s.frame(0).unwrap();
-        assert_eq!((f0.x, f0.y, f0.width, f0.height, f0.rle, f0.data, f0.mask), (1, 1, 3, 2, false, &[0x6C, 0xC4][..], None));
+        assert_eq!(
+            (f0.x, f0.y, f0.width, f0.height, f0.rle, f0.data, f0.mask),
+            (1, 1, 3, 2, false, &[0x6C, 0xC4][..], None)
+        );
         let f1 = s.frame(1).unwrap();
         assert!(f1.rle);
         assert_eq!(f1.data, &[4, 0, 0, 0, 0x40, 0x82, 2]);
@@ -460,7 +463,11 @@ mod sprites {
         let e = Blob::parse(&w.finish().unwrap()).unwrap_err();
         assert_eq!(
             e,
-            LoadError::MalformedSection { section: 1, kind: 3, defect: SectionDefect::Sprite(D::FrameCount { len: 19 }) }
+            LoadError::MalformedSection {
+                section: 1,
+                kind: 3,
+                defect: SectionDefect::Sprite(D::FrameCount { len: 19 })
+            }
         );
         assert!(std::format!("{e}").contains("section 1 (kind 3): sprite: 19 bytes of frame records"), "{e}");
     }
@@ -492,7 +499,10 @@ mod sprites {
         w.add_sprite(&body).unwrap();
         assert!(matches!(
             Blob::parse(&w.finish().unwrap()).unwrap_err(),
-            LoadError::MalformedSection { defect: SectionDefect::Sprite(SpriteDefect::AnimationHeader { animation: 0 }), .. }
+            LoadError::MalformedSection {
+                defect: SectionDefect::Sprite(SpriteDefect::AnimationHeader { animation: 0 }),
+                ..
+            }
         ));
     }
 

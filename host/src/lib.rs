@@ -8,8 +8,8 @@ pub mod error;
 pub mod inspect;
 pub mod ir;
 pub mod output;
-pub mod render;
 pub mod pixels;
+pub mod render;
 pub mod sources;
 pub mod write;
 

@@ -199,7 +199,14 @@ fn run(cli: Cli) -> Result<(), HostError> {
                 return Err(HostError::file(&blob, format!("--scale {scale} is not in 1..=16")));
             }
             let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
-            let summary = render::render_to(&blob, &bytes, &sprite, animation.as_deref(), &out, &render::RenderOptions { background, scale })?;
+            let summary = render::render_to(
+                &blob,
+                &bytes,
+                &sprite,
+                animation.as_deref(),
+                &out,
+                &render::RenderOptions { background, scale },
+            )?;
             eprintln!("{summary}");
             Ok(())
         }

@@ -69,11 +69,8 @@ pub fn write_dir_atomically(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(
         HostError::file(dir, format!("cannot replace the output folder: {}", io_reason(&e)))
     };
     if dir.exists() {
-        let old = tempfile::Builder::new()
-            .prefix(".ossicle-old-")
-            .tempdir_in(parent)
-            .map_err(|e| fail(e, &new))?
-            .keep();
+        let old =
+            tempfile::Builder::new().prefix(".ossicle-old-").tempdir_in(parent).map_err(|e| fail(e, &new))?.keep();
         std::fs::remove_dir(&old).map_err(|e| fail(e, &new))?;
         std::fs::rename(dir, &old).map_err(|e| fail(e, &new))?;
         if let Err(e) = std::fs::rename(&new, dir) {

@@ -182,7 +182,8 @@ pub fn gif_delay(frame: &ShownFrame) -> u16 {
 /// one plays once.
 pub fn gif_bytes(frames: &[(Rgba, u16)], looping: bool) -> Result<Vec<u8>, String> {
     let (w, h) = frames.first().map(|(f, _)| (f.width, f.height)).ok_or("no frames to write")?;
-    let (w16, h16) = (u16::try_from(w).map_err(|_| "too wide for a GIF")?, u16::try_from(h).map_err(|_| "too tall for a GIF")?);
+    let (w16, h16) =
+        (u16::try_from(w).map_err(|_| "too wide for a GIF")?, u16::try_from(h).map_err(|_| "too tall for a GIF")?);
     let mut colours: Vec<[u8; 3]> = Vec::new();
     let mut index = std::collections::HashMap::new();
     for (f, _) in frames {
@@ -204,14 +205,21 @@ pub fn gif_bytes(frames: &[(Rgba, u16)], looping: bool) -> Result<Vec<u8>, Strin
             Vec::new()
         };
         let mut enc = gif::Encoder::new(&mut out, w16, h16, &palette).map_err(|e| e.to_string())?;
-        enc.set_repeat(if looping { gif::Repeat::Infinite } else { gif::Repeat::Finite(0) }).map_err(|e| e.to_string())?;
+        enc.set_repeat(if looping { gif::Repeat::Infinite } else { gif::Repeat::Finite(0) })
+            .map_err(|e| e.to_string())?;
         let transparent = colours.len() as u8;
         for (f, delay) in frames {
             let mut frame = if exact {
                 let buf: Vec<u8> = f
                     .pixels
                     .iter()
-                    .map(|p| if p[3] == 0 { transparent } else { index.get(&[p[0], p[1], p[2]]).copied().unwrap_or(transparent) })
+                    .map(|p| {
+                        if p[3] == 0 {
+                            transparent
+                        } else {
+                            index.get(&[p[0], p[1], p[2]]).copied().unwrap_or(transparent)
+                        }
+                    })
                     .collect();
                 let mut fr = gif::Frame::from_indexed_pixels(w16, h16, buf, Some(transparent));
                 fr.palette = None;
@@ -261,7 +269,10 @@ pub fn render_to(
                     let names: Vec<&str> = (0..sprite.section().animation_count())
                         .filter_map(|i| sprite.section().animation(i).and_then(|a| asset.string(a.name)))
                         .collect();
-                    HostError::file(blob, format!("sprite {sprite_name:?} has no animation {name:?} (it has {})", names.join(", ")))
+                    HostError::file(
+                        blob,
+                        format!("sprite {sprite_name:?} has no animation {name:?} (it has {})", names.join(", ")),
+                    )
                 })?;
             (i as usize, name.to_string())
         }

@@ -4,9 +4,7 @@
 use ossicle::asset::{Asset, EncodingMismatch, ScalarEncoding};
 use ossicle::event::{Event, EventQueue};
 use ossicle::scalar::{Scalar, Q16};
-use ossicle::sprite::{
-    Frames, PlayMode, Rect, SliceSource, SpriteAnimation, SpritePlayer, SpriteSource, Transparency,
-};
+use ossicle::sprite::{Frames, PlayMode, Rect, SliceSource, SpriteAnimation, SpritePlayer, SpriteSource, Transparency};
 use ossicle_format::sprite::{
     AnimationRecord, FrameRecord, PixelFormat, SpriteBody, ANIM_FLAG_DURATIONS, ANIM_FLAG_EVENTS, ANIM_FLAG_LIST,
     ANIM_FLAG_LOOP,
@@ -47,7 +45,15 @@ fn blob(encoding: ScalarEncoding) -> Vec<u8> {
         c, // ids @12
     ];
     let anims = [
-        AnimationRecord { name: run, frame_count: 4, flags: ANIM_FLAG_LOOP, start: 0, end: 3, fps: word(8.0), ..Default::default() },
+        AnimationRecord {
+            name: run,
+            frame_count: 4,
+            flags: ANIM_FLAG_LOOP,
+            start: 0,
+            end: 3,
+            fps: word(8.0),
+            ..Default::default()
+        },
         AnimationRecord {
             name: hit,
             frame_count: 3,
@@ -59,8 +65,24 @@ fn blob(encoding: ScalarEncoding) -> Vec<u8> {
             durations: 3,
             events: 6,
         },
-        AnimationRecord { name: back, frame_count: 3, flags: 0, start: 3, end: 1, fps: word(4.0), ..Default::default() },
-        AnimationRecord { name: hold, frame_count: 1, flags: 0, start: 0, end: 0, fps: word(0.0), ..Default::default() },
+        AnimationRecord {
+            name: back,
+            frame_count: 3,
+            flags: 0,
+            start: 3,
+            end: 1,
+            fps: word(4.0),
+            ..Default::default()
+        },
+        AnimationRecord {
+            name: hold,
+            frame_count: 1,
+            flags: 0,
+            start: 0,
+            end: 0,
+            fps: word(0.0),
+            ..Default::default()
+        },
     ];
     let animations: Vec<u8> = anims.iter().flat_map(|a| a.to_bytes()).collect();
     let words: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -182,7 +204,10 @@ fn frames_expose_pixels_and_geometry() {
     assert!(asset.sprite_named("villain").is_none());
     let hero = asset.sprite(0).unwrap();
     assert_eq!((hero.name(), hero.width(), hero.height(), hero.frame_count()), ("hero", 8, 8, 4));
-    assert_eq!((hero.format(), hero.transparency(), hero.pixel_bytes()), (PixelFormat::Rgb565Le, Transparency::None, 8));
+    assert_eq!(
+        (hero.format(), hero.transparency(), hero.pixel_bytes()),
+        (PixelFormat::Rgb565Le, Transparency::None, 8)
+    );
     let f = hero.frame(3).unwrap();
     assert_eq!((f.x, f.y, f.width, f.height, f.data), (3, 3, 1, 1, &[0x01, 0x30][..]));
     assert_eq!(hero.frame_rect(2, 10, -4), Some(Rect { x: 12, y: -2, w: 1, h: 1 }));

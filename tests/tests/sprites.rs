@@ -31,7 +31,10 @@ fn storages() -> Vec<(&'static str, PixelOptions)> {
     vec![
         ("auto", base),
         ("rgb888", PixelOptions { format: FormatChoice::Fixed(PixelFormat::Rgb888), rle: RleChoice::Never, ..base }),
-        ("rgb888+rle", PixelOptions { format: FormatChoice::Fixed(PixelFormat::Rgb888), rle: RleChoice::Always, ..base }),
+        (
+            "rgb888+rle",
+            PixelOptions { format: FormatChoice::Fixed(PixelFormat::Rgb888), rle: RleChoice::Always, ..base },
+        ),
         (
             "rgb565be+mask",
             PixelOptions {
@@ -127,9 +130,8 @@ fn check_animations<S: Scalar>(what: &str, asset: &Asset<'_>, sprite: &Sprite, b
                 }
                 other => panic!("{what}: frame {k} duration {other:?}"),
             }
-            let names: Vec<&str> = (0..got.event_count)
-                .map(|e| asset.string(src.frame_event(i, k as u32, e).unwrap()).unwrap())
-                .collect();
+            let names: Vec<&str> =
+                (0..got.event_count).map(|e| asset.string(src.frame_event(i, k as u32, e).unwrap()).unwrap()).collect();
             let expected: Vec<String> = match &a.events {
                 Some(ev) => ev[k].clone(),
                 None => sprite.frames[f as usize].events.clone(),

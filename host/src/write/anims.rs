@@ -22,9 +22,7 @@ fn err(a: &SpriteAnimation, reason: String) -> HostError {
 }
 
 fn time_word(a: &SpriteAnimation, encoding: ScalarEncoding, what: &str, v: f64) -> Result<u32, HostError> {
-    encoding
-        .encode_f64(v)
-        .ok_or_else(|| err(a, format!("{what} {v} does not fit the {} encoding", encoding.name())))
+    encoding.encode_f64(v).ok_or_else(|| err(a, format!("{what} {v} does not fit the {} encoding", encoding.name())))
 }
 
 /// Encodes `sprite`'s animations: `(records, words)`. Checks every frame index, the per-frame list
@@ -38,7 +36,10 @@ pub fn encode_animations(
         return Err(HostError::at(
             &sprite.origin.file,
             &sprite.origin.place,
-            format!("{} animations, more than the blob format allows ({MAX_SPRITE_ANIMATIONS})", sprite.animations.len()),
+            format!(
+                "{} animations, more than the blob format allows ({MAX_SPRITE_ANIMATIONS})",
+                sprite.animations.len()
+            ),
         ));
     }
     let mut records = Vec::with_capacity(sprite.animations.len() * 36);
@@ -60,7 +61,10 @@ pub fn encode_animations(
             if f as usize >= sprite.frames.len() {
                 return Err(err(
                     a,
-                    format!("frame {k} is sprite frame {f}, which does not exist (the sprite has {} frames)", sprite.frames.len()),
+                    format!(
+                        "frame {k} is sprite frame {f}, which does not exist (the sprite has {} frames)",
+                        sprite.frames.len()
+                    ),
                 ));
             }
         }

@@ -96,7 +96,11 @@ pub fn write_blob_with(project: &Project, opts: &WriteOptions) -> Result<(Vec<u8
             return Err(HostError::at(
                 &sprite.origin.file,
                 &sprite.origin.place,
-                format!("a sprite called {:?} is already defined by {}", sprite.name, std::path::Path::new(&file).display()),
+                format!(
+                    "a sprite called {:?} is already defined by {}",
+                    sprite.name,
+                    std::path::Path::new(&file).display()
+                ),
             ));
         }
         let encoded = encode_sprite(sprite, &opts.pixels)?;

@@ -12,8 +12,9 @@ use ossicle_format::sprite::PixelFormat;
 /// stored RGB565 values (already in native byte order) and RGB888 triples (palette entries and
 /// RGB888 pixels). They are implemented for every embedded-graphics colour type with the
 /// library's own `From` conversions (channels rounded to the nearest level, grey by BT.601 luma,
-/// [`BinaryColor`] on at luma ≥ 128), and for [`Rgb565`] `from_rgb565_raw` is the identity: an
-/// RGB565 frame drawn into an `Rgb565` target converts nothing.
+/// [`BinaryColor`] on at luma ≥ 128), except RGB565 into [`Rgb888`]/[`Bgr888`], which replicates
+/// bits as the host does; for [`Rgb565`] `from_rgb565_raw` is the identity: an RGB565 frame drawn
+/// into an `Rgb565` target converts nothing.
 ///
 /// Implement it for a display's own colour type to draw into that display directly.
 ///
@@ -46,7 +47,42 @@ macro_rules! sprite_color {
     )*};
 }
 
-sprite_color!(Rgb565, Bgr565, Rgb888, Bgr888, Rgb555, Bgr555, Rgb666, Bgr666, Gray2, Gray4, Gray8, BinaryColor);
+sprite_color!(Rgb565, Bgr565, Rgb555, Bgr555, Rgb666, Bgr666, Gray2, Gray4, Gray8, BinaryColor);
+
+/// RGB565 to 8-bit channels by bit replication (`r8 = r5 << 3 | r5 >> 2`, `g8 = g6 << 2 | g6 >> 4`):
+/// the expansion the host's pixel encoder uses to decide that a colour is stored losslessly in
+/// RGB565, so a sprite stored as RGB565 draws into an RGB888 target with its source colours.
+/// (embedded-graphics' own `From` rounds `x · 255 / 31` instead, which differs by one level for
+/// some values.)
+#[inline]
+fn expand_565(raw: u16) -> (u8, u8, u8) {
+    let (r, g, b) = ((raw >> 11) & 0x1F, (raw >> 5) & 0x3F, raw & 0x1F);
+    (((r << 3) | (r >> 2)) as u8, ((g << 2) | (g >> 4)) as u8, ((b << 3) | (b >> 2)) as u8)
+}
+
+impl SpriteColor for Rgb888 {
+    #[inline]
+    fn from_rgb565_raw(raw: u16) -> Self {
+        let (r, g, b) = expand_565(raw);
+        Rgb888::new(r, g, b)
+    }
+    #[inline]
+    fn from_rgb888(r: u8, g: u8, b: u8) -> Self {
+        Rgb888::new(r, g, b)
+    }
+}
+
+impl SpriteColor for Bgr888 {
+    #[inline]
+    fn from_rgb565_raw(raw: u16) -> Self {
+        let (r, g, b) = expand_565(raw);
+        Bgr888::new(r, g, b)
+    }
+    #[inline]
+    fn from_rgb888(r: u8, g: u8, b: u8) -> Self {
+        Bgr888::new(r, g, b)
+    }
+}
 
 /// Converts RGB888 palette triples (as [`FramePixels::palette`] holds them) into target colours,
 /// e.g. to build a palette override (a team colour: convert, then replace a few entries). Fills

@@ -27,7 +27,8 @@
 //! # Pixels
 //!
 //! - **Transparency**: in raw frames a pixel is transparent when its mask bit is 0 (with
-//!   [`Transparency::Mask`]; missing mask bytes count as 0) or its stored value equals the key
+//!   [`Transparency::Mask`]; a frame without a mask is opaque, missing mask bytes of a short mask
+//!   count as 0) or its stored value equals the key
 //!   (with [`Transparency::ColorKey`]: a palette index, the RGB565 value in native byte order, or
 //!   `0xRRGGBB`). In RLE frames only skip runs (and the rest of a row whose stream ends early) are
 //!   transparent.

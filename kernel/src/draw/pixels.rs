@@ -58,8 +58,8 @@ pub(crate) struct Source<'a> {
     pub(crate) h: u16,
     pub(crate) rle: bool,
     stride: usize,
-    /// The mask rows, when the mask decides transparency (raw frame, [`Transparency::Mask`]); an
-    /// empty slice when the frame says Mask but has none (every pixel is then transparent).
+    /// The mask rows, when the mask decides transparency (a raw frame of a [`Transparency::Mask`]
+    /// sprite that carries a mask; without one the frame is fully opaque, as the blob format says).
     mask: Option<&'a [u8]>,
     mask_stride: usize,
     /// The colour key, when it decides transparency (raw frame, [`Transparency::ColorKey`]).
@@ -69,7 +69,7 @@ pub(crate) struct Source<'a> {
 impl<'a> Source<'a> {
     pub(crate) fn new(f: &FramePixels<'a>) -> Self {
         let raw = !f.rle;
-        let mask = (raw && f.transparency == Transparency::Mask).then(|| f.mask.unwrap_or(&[]));
+        let mask = if raw && f.transparency == Transparency::Mask { f.mask } else { None };
         let key = (raw && f.transparency == Transparency::ColorKey).then_some(f.key);
         Self {
             format: f.format,

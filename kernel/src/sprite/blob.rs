@@ -164,8 +164,11 @@ impl<S: Scalar> SpriteSource<S> for BlobAnimations<'_, S> {
         };
         let fps = S::from_blob_bits(r.fps);
         let duration = own.or(if fps > S::ZERO { Some(S::ONE.div(fps)) } else { None });
-        let event_count =
-            if r.flags & ANIM_FLAG_EVENTS != 0 { self.word(r.events, frame.checked_mul(2)?.checked_add(1)?)? } else { 0 };
+        let event_count = if r.flags & ANIM_FLAG_EVENTS != 0 {
+            self.word(r.events, frame.checked_mul(2)?.checked_add(1)?)?
+        } else {
+            0
+        };
         Some(FrameRef { source, duration, event_count })
     }
 
