@@ -396,7 +396,8 @@ mod sprites {
     #[test]
     fn every_sprite_defect_is_refused_with_its_place() {
         use SpriteDefect as D;
-        let cases: Vec<(fn(&mut Parts), SectionDefect)> = vec![
+        type Case = (fn(&mut Parts), SectionDefect);
+        let cases: Vec<Case> = vec![
             (|p| p.name = 9, SectionDefect::StringRef { string: 9, count: 4 }),
             (|p| p.format = 8, SectionDefect::Sprite(D::UnknownPixelFormat { found: 8 })),
             (|p| p.transparency = 3, SectionDefect::Sprite(D::UnknownTransparency { found: 3 })),

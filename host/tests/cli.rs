@@ -65,11 +65,11 @@ fn missing_input() {
 fn unreadable_inputs() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("f.osb");
-    // A directory where a file is expected.
+    // A directory is read as a folder of numbered PNGs; this one has none.
     let sub = dir.path().join("src.json");
     std::fs::create_dir(&sub).unwrap();
     let o = ossicle(&["build", sub.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-    assert_fails(&o, &["src.json", "directory"]);
+    assert_fails(&o, &["src.json", "no numbered PNG frames"]);
     // A path through a regular file.
     let file = dir.path().join("plain");
     std::fs::write(&file, "x").unwrap();
