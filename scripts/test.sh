@@ -29,26 +29,27 @@ cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 
 step "clippy (host, all targets, all features)"
 cargo clippy --workspace --all-targets -- -D warnings
-cargo clippy -p ossicle --all-targets --features fast-math -- -D warnings
+cargo clippy -p ossicle --all-targets --features fast-math,graphics -- -D warnings
 cargo clippy -p ossicle --features defmt -- -D warnings
+cargo clippy -p ossicle --features defmt,graphics -- -D warnings
 
 step "rustdoc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
 step "tests (unit, doc, conformance)"
 cargo test --workspace
-cargo test -p ossicle --features fast-math
+cargo test -p ossicle --features fast-math,graphics
 
 step "kernel cross-builds (no_std, no alloc)"
 for t in thumbv6m-none-eabi thumbv7em-none-eabihf; do
-  for f in "" "fast-math" "defmt" "fast-math,defmt"; do
+  for f in "" "fast-math" "defmt" "graphics" "fast-math,defmt,graphics"; do
     echo "ossicle for $t features [${f}]"
     cargo build -p ossicle --release --target "$t" ${f:+--features "$f"} --quiet
   done
-  cargo clippy -p ossicle --target "$t" --features fast-math,defmt -- -D warnings
+  cargo clippy -p ossicle --target "$t" --features fast-math,defmt,graphics -- -D warnings
 done
 # No std or alloc anywhere in the kernel's dependency graph (features resolved for the target).
-if cargo tree -p ossicle --target thumbv6m-none-eabi -e normal,features --prefix none | grep -E 'feature "(std|alloc|use-std)"'; then
+if cargo tree -p ossicle --target thumbv6m-none-eabi --features graphics -e normal,features --prefix none | grep -E 'feature "(std|alloc|use-std)"'; then
   echo "error: a dependency of the kernel enables std or alloc (see above)" >&2
   exit 1
 fi

@@ -56,4 +56,15 @@ const _: () = {
     let _ = format::<dynamics::DynamicsError>;
     let _ = format::<dynamics::UnknownIntegrator>;
     let _ = format::<sprite::SpriteError>;
+    let _ = format::<sprite::DirtyOverflow>;
+    let _ = format::<sprite::SpriteOutput>;
+    let _ = format::<sprite::PixelFormat>;
+    let _ = format::<sprite::Transparency>;
+    let _ = format::<ossicle_format::sprite::SpriteDefect>;
+    #[cfg(feature = "graphics")]
+    {
+        let _ = format::<draw::DrawError<u8>>;
+        let _ = format::<draw::BufferTooSmall>;
+        let _ = format::<draw::RenderError<u8>>;
+    }
 };
