@@ -164,10 +164,11 @@ fn run(cli: Cli) -> Result<(), HostError> {
                 let rle = p.per_frame.iter().filter(|f| f.rle).count();
                 let shared = p.per_frame.iter().filter(|f| f.shared_with.is_some()).count();
                 eprintln!(
-                    "sprite {}: {} frames ({rle} RLE, {shared} shared), {} animations, {} + {}: pixels {} flash bytes, section {} bytes",
+                    "sprite {}: {} frames ({rle} RLE, {shared} shared), {} animations, {} colours, {} + {}: pixels {} flash bytes, section {} bytes",
                     s.name,
                     s.frames,
                     s.animations,
+                    p.colours,
                     s.format.name(),
                     s.transparency.name(),
                     p.flash_bytes,
