@@ -1,5 +1,6 @@
 //! The Aseprite parser on arbitrary bytes: never panics, and a sprite it accepts is consistent
-//! (canvas-sized frames with durations, animations over existing frames).
+//! (canvas-sized frames with durations, animations over existing frames), and every blob written
+//! from it loads in the kernel.
 //!
 //! asefile panics on some corrupt files; the parser catches those panics and reports them as
 //! errors, with its own panic hook silencing them while asefile runs (so libFuzzer's abort-on-panic
@@ -7,6 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use ossicle_format::ScalarEncoding;
 use ossicle_host::ir::SpriteFrames;
 use std::path::Path;
 
@@ -25,5 +27,10 @@ fuzz_target!(|data: &[u8]| {
         assert!(start <= end && (end as usize) < s.frames.len());
         assert_eq!(a.durations.as_ref().map(Vec::len), Some((end - start + 1) as usize));
         assert_eq!(a.looping, a.repeat == 0);
+    }
+    for encoding in [ScalarEncoding::F32, ScalarEncoding::Q16_16] {
+        if let Ok(bytes) = ossicle_host::write::write_blob(&project, encoding) {
+            assert!(ossicle::asset::Asset::load(&bytes).is_ok());
+        }
     }
 });

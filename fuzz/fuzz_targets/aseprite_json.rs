@@ -1,9 +1,11 @@
 //! The Aseprite JSON sheet parser on arbitrary bytes, with an in-memory sheet image (64×64 for
 //! any path whose file name does not start with `missing`): never panics, and a sprite it accepts
-//! is consistent (frames inside the canvas, animations over existing frames).
+//! is consistent (frames inside the canvas, animations over existing frames), and every blob
+//! written from it loads in the kernel.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use ossicle_format::ScalarEncoding;
 use ossicle_host::ir::{RgbaImage, SpriteFrames};
 use ossicle_host::HostError;
 use std::path::Path;
@@ -36,5 +38,10 @@ fuzz_target!(|data: &[u8]| {
         let SpriteFrames::Range { start, end } = a.frames else { panic!("a frame list") };
         assert!(start <= end && (end as usize) < s.frames.len());
         assert_eq!(a.durations.as_ref().map(Vec::len), Some((end - start + 1) as usize));
+    }
+    for encoding in [ScalarEncoding::F32, ScalarEncoding::Q16_16] {
+        if let Ok(bytes) = ossicle_host::write::write_blob(&project, encoding) {
+            assert!(ossicle::asset::Asset::load(&bytes).is_ok());
+        }
     }
 });

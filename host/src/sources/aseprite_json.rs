@@ -236,24 +236,6 @@ pub fn parse_with(
     })
 }
 
-/// Whether `bytes` look like an Aseprite JSON export: an object with `frames` and a `meta` whose
-/// `app` names aseprite.org (for choosing a parser by content; reads the JSON once).
-pub fn is_aseprite_sheet(bytes: &[u8]) -> bool {
-    #[derive(Deserialize)]
-    struct Probe {
-        frames: Option<de::IgnoredAny>,
-        meta: Option<ProbeMeta>,
-    }
-    #[derive(Deserialize)]
-    struct ProbeMeta {
-        app: Option<String>,
-    }
-    matches!(
-        serde_json::from_slice::<Probe>(bytes),
-        Ok(Probe { frames: Some(_), meta: Some(ProbeMeta { app: Some(app) }) }) if app.contains("aseprite.org")
-    )
-}
-
 fn tags(path: &Path, tags: &[FrameTag], frames: &[(u32, u32, f64)]) -> Result<Vec<SpriteAnimation>, HostError> {
     let durations = |from: usize, to: usize| frames[from..=to].iter().map(|f| f.2).collect::<Vec<_>>();
     if tags.is_empty() {
