@@ -1,9 +1,10 @@
 //! Board support for QEMU's Cortex-M machines: semihosting output and exit status, the panic handler,
-//! the stack measurement, the conformance workload (shared with the host test `tests/tests/qemu.rs`)
-//! and the benchmark harness.
+//! the stack measurement, the conformance workload (shared with the host test `tests/tests/qemu.rs`),
+//! the sprite play-throughs (shared with `tests/tests/qemu_sprites.rs`) and the benchmark harness.
 #![no_std]
 
 pub mod bench;
+pub mod sprites;
 pub mod workload;
 
 use core::panic::PanicInfo;
