@@ -10,8 +10,8 @@
 //! `play_through`): `play(animation, restart)`, `update(0)`, then record the shown frame and update
 //! by [`next_change`](SpritePlayer::next_change) until the first `SpriteLooped` (looping
 //! animations) or `SpriteEnded`, or until the shown frame holds for ever. Every shown frame is drawn
-//! with [`draw_frame`] at the canvas origin (`in_canvas(width, height)`, no flip, no rotation, scale
-//! 1) into an [`Rgb565`] canvas of the sprite's size cleared to black, band by band
+//! with [`draw_frame`] at the canvas origin (`in_canvas(width, height)`, no flip, no rotation,
+//! scale 1) into an [`Rgb565`] canvas of the sprite's size cleared to black, band by band
 //! ([`render_bands`], [`BAND_ROWS`] rows per band, two buffers of [`MAX_WIDTH`] × [`BAND_ROWS`]
 //! pixels: no framebuffer), and the canvas's pixels, row-major, as big-endian RGB565 `u16`s, go
 //! through a CRC-32 (ISO-HDLC, [`ossicle_format::CRC32`]).
