@@ -232,7 +232,8 @@ fn crc32_and_colour_conversion_are_what_the_firmware_uses() {
     // `max` becomes (v · 255 + max / 2) / max. That is not bit replication (5-bit level 3 becomes 25,
     // not 24), but both rounding back and truncation (c >> 3, c >> 2) give every level back exactly.
     let expand = |v: u8, max: u32| ((u32::from(v) * 255 + max / 2) / max) as u8;
-    assert_eq!((expand(3, 31), (3 << 3) | (3 >> 2)), (25, 24));
+    let replicate5 = |v: u8| (v << 3) | (v >> 2);
+    assert_eq!((expand(3, 31), replicate5(3)), (25, 24));
     for v in 0..32u8 {
         let e = Rgb888::from(Rgb565::new(v, 0, v)).r();
         assert_eq!(e, expand(v, 31), "5-bit level {v}");
