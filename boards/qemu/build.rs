@@ -1,10 +1,17 @@
-//! Puts memory.x on the linker's search path and embeds the two blobs the firmware runs on.
+//! Puts memory.x on the linker's search path and embeds the blobs the firmware runs on.
 //!
-//! The blobs are built from `samples/foundation.json` by the host CLI (scripts/qemu/check.sh does it):
-//! their paths come from `OSSICLE_BLOB_Q16` and `OSSICLE_BLOB_F32`, or default to
-//! `target/blobs/foundation-q16.osb` and `target/blobs/foundation-f32.osb` in this folder. When one is
-//! missing, the `ossicle-qemu` binary does not compile (a `compile_error!` names what to do); the
-//! `bench` binary needs no blob.
+//! The blobs are built by the host CLI (`scripts/qemu/check.sh` does it; `check.sh --blobs-only`
+//! builds nothing else):
+//!
+//! - the workload's, from `samples/foundation.json`: paths from `OSSICLE_BLOB_Q16` and
+//!   `OSSICLE_BLOB_F32`, or `target/blobs/foundation-q16.osb` and `target/blobs/foundation-f32.osb`
+//!   in this folder;
+//! - the sprite blobs of [`SPRITE_BLOBS`] (`src/sprites.rs`), from the sample sprites: each from its
+//!   variable `OSSICLE_SPRITES_*`, or `target/blobs/sprites-<label>.osb`.
+//!
+//! When one of the first two is missing, the `ossicle-qemu` binary does not compile (a
+//! `compile_error!` names what to do); when a sprite blob is missing, neither `ossicle-qemu` nor
+//! `bench-sprite` compiles. The `bench` and `bench-anim` binaries need no blob.
 
 use std::env;
 use std::fs;
@@ -39,6 +46,30 @@ fn main() {
             write_empty(&dst);
         }
     }
+    println!("cargo::rustc-check-cfg=cfg(ossicle_sprite_blobs_missing)");
+    let mut sprites_missing = Vec::new();
+    for (var, label) in SPRITE_BLOBS {
+        println!("cargo:rerun-if-env-changed={var}");
+        let src = match env::var_os(var) {
+            Some(p) => PathBuf::from(p),
+            None => manifest.join(format!("target/blobs/sprites-{label}.osb")),
+        };
+        println!("cargo:rerun-if-changed={}", src.display());
+        let dst = out.join(format!("sprites-{label}.osb"));
+        if src.is_file() {
+            fs::copy(&src, &dst).unwrap_or_else(|e| panic!("copy {}: {e}", src.display()));
+        } else {
+            sprites_missing.push(format!("{var} = {}", src.display()));
+            write_empty(&dst);
+        }
+    }
+    if !sprites_missing.is_empty() {
+        println!("cargo:rustc-cfg=ossicle_sprite_blobs_missing");
+        println!(
+            "cargo:warning=sprite blob(s) missing ({}): build them with `scripts/qemu/check.sh --blobs-only`",
+            sprites_missing.join(", ")
+        );
+    }
     if !missing.is_empty() {
         println!("cargo:rustc-cfg=ossicle_blobs_missing");
         println!(
@@ -47,6 +78,22 @@ fn main() {
         );
     }
 }
+
+/// The sprite blobs: (environment variable, label). `scripts/qemu/check.sh` builds
+/// `target/blobs/sprites-<label>.osb` from the sample sprites with the options the label names, and
+/// `tests/tests/qemu_sprites.rs` builds the same blobs when the variables are not set:
+///
+/// - `q16-auto`: coin and slime, `--scalar q16` (the smallest lossless storage: indexed 4 and 2 with
+///   a colour key);
+/// - `f32-mask`: slime, `--scalar f32 --pixels rgb565be --rle never --transparency mask`;
+/// - `q16-i8rle`: coin and slime, `--scalar q16 --pixels indexed8 --rle always`;
+/// - `f32-565le`: coin and slime, `--scalar f32 --pixels rgb565le` (colour key, RLE where smaller).
+const SPRITE_BLOBS: [(&str, &str); 4] = [
+    ("OSSICLE_SPRITES_Q16_AUTO", "q16-auto"),
+    ("OSSICLE_SPRITES_F32_MASK", "f32-mask"),
+    ("OSSICLE_SPRITES_Q16_I8RLE", "q16-i8rle"),
+    ("OSSICLE_SPRITES_F32_565LE", "f32-565le"),
+];
 
 fn write_empty(path: &Path) {
     fs::write(path, []).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # Instruction counts, f32 and Q16.16, on a Cortex-M4F (QEMU mps2-an386, thumbv7em-none-eabihf,
 # hardware f32) and a Cortex-M0 (QEMU microbit, thumbv6m-none-eabi, soft float): every Scalar
-# function, every ease curve, and the update of one tween, motion, sequence or dynamics channel.
+# function, every ease curve, the update of one tween, motion, sequence or dynamics channel, the
+# update of one sprite player, and the sprite blitter per pixel.
 #
-#   scripts/bench/qemu-insns.sh            # prints three Markdown tables (and the commit measured)
+#   scripts/bench/qemu-insns.sh            # prints five Markdown tables (and the commit measured)
 #   scripts/bench/qemu-insns.sh --raw DIR  # also keeps the firmware output and plugin logs in DIR
 #
 # How: boards/qemu's `bench` binary (src/bin/bench.rs) runs each benchmark between the marker
 # functions `bench_start` and `bench_stop`; the TCG plugin scripts/qemu/plugin/insn_count.c counts the
 # guest instructions executed in between. Scalar functions and ease curves: instructions/call =
 # (count - count of the empty loop of the same arity and type) / K calls. Updates: (count of U updates
-# of a pool of M objects) / (U*M), nothing subtracted. Counts are instructions, not cycles, and are
-# exact and repeatable: re-run after a kernel change and compare.
+# of a pool of M objects) / (U*M), nothing subtracted. Sprites (`bench-sprite`, src/bin/bench-sprite.rs):
+# count / U player updates, and count / pixels drawn for the blits (see that file). Counts are
+# instructions, not cycles, and are exact and repeatable: re-run after a kernel change and compare.
 # Needs qemu-system-arm (7.2 or newer, with TCG plugin support), gcc, llvm-nm or nm and the two rustup
-# targets; installs the missing ones when it can (apt-get as root, rustup).
+# targets; installs the missing ones when it can (apt-get as root, rustup). The sprite benchmarks
+# embed sprite blobs, which `scripts/qemu/check.sh --blobs-only` builds with the host CLI first.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BOARD="$ROOT/boards/qemu"
@@ -40,6 +43,9 @@ if command -v rustup >/dev/null 2>&1; then
         rustup target list --installed | grep -qx "$t" || rustup target add "$t"
     done
 fi
+
+# The sprite blobs bench-sprite embeds (boards/qemu/target/blobs, built with the host CLI).
+"$ROOT/scripts/qemu/check.sh" --blobs-only >"$WORK/blobs.log" 2>&1 || { cat "$WORK/blobs.log" >&2; exit 1; }
 
 PLUGIN="$WORK/insn_count.so"
 gcc -O2 -Wall -shared -fPIC -o "$PLUGIN" "$ROOT/scripts/qemu/plugin/insn_count.c"
@@ -75,7 +81,8 @@ run_machine() { # machine target qemu-args...
     local machine=$1 target=$2; shift 2
     run_bin "$machine" bench "$target" "$@"
     run_bin "$machine" bench-anim "$target" "$@"
-    cat "$WORK/$machine-bench.tsv" "$WORK/$machine-bench-anim.tsv" >"$WORK/$machine.tsv"
+    run_bin "$machine" bench-sprite "$target" "$@"
+    cat "$WORK/$machine-bench.tsv" "$WORK/$machine-bench-anim.tsv" "$WORK/$machine-bench-sprite.tsv" >"$WORK/$machine.tsv"
 }
 
 run_machine m4f thumbv7em-none-eabihf -cpu cortex-m4 -machine mps2-an386
@@ -86,17 +93,23 @@ if [[ -n $(git -C "$ROOT" status --porcelain -- kernel boards/qemu 2>/dev/null) 
 echo "Measured at commit $COMMIT ($(qemu-system-arm --version | head -1), $(rustc -V))."
 echo
 
-# One table per group: "scalar" (names without a dot), "ease" (ease.*), "update" (everything else).
+# One table per group: "scalar" (names without a dot), "ease" (ease.*), "sprite" (sprite.*), "blit"
+# (blit.*, type px: one figure per machine), "update" (everything else).
 # Baselines are looked up as the rows come: each binary's empty loops come before its functions.
 table() { # group title
-    echo "| $2 | f32 M4F | f32 M0 | Q16.16 M4F | Q16.16 M0 |"
-    echo "| --- | ---: | ---: | ---: | ---: |"
+    if [[ $1 == blit ]]; then
+        echo "| $2 | M4F | M0 |"
+        echo "| --- | ---: | ---: |"
+    else
+        echo "| $2 | f32 M4F | f32 M0 | Q16.16 M4F | Q16.16 M0 |"
+        echo "| --- | ---: | ---: | ---: | ---: |"
+    fi
     awk -v group="$1" '
         { m = FILENAME; sub(/.*\//, "", m); sub(/\.tsv$/, "", m) }
         # Baselines: the empty loops of each (machine, type, arity).
         $2 ~ /^loop[0-9]$/ { base[m, $1, $3] = $5; next }
         {
-            g = ($2 ~ /^ease\./) ? "ease" : ($2 ~ /\./) ? "update" : "scalar"
+            g = ($2 ~ /^ease\./) ? "ease" : ($2 ~ /^sprite\./) ? "sprite" : ($2 ~ /^blit\./) ? "blit" : ($2 ~ /\./) ? "update" : "scalar"
             if (g != group) next
             b = ($3 > 0) ? base[m, $1, $3] : 0
             per[m, $1, $2] = ($5 - b) / $4
@@ -106,7 +119,12 @@ table() { # group title
             for (i = 0; i < n; i++) {
                 f = order[i]; name = f
                 if (group == "ease") sub(/^ease\./, "", name)
-                printf "| %s | %.1f | %.1f | %.1f | %.1f |\n", name, per["m4f", "f32", f], per["m0", "f32", f], per["m4f", "q16", f], per["m0", "q16", f]
+                if (group == "blit") {
+                    sub(/^blit\./, "", name)
+                    printf "| %s | %.1f | %.1f |\n", name, per["m4f", "px", f], per["m0", "px", f]
+                } else {
+                    printf "| %s | %.1f | %.1f | %.1f | %.1f |\n", name, per["m4f", "f32", f], per["m0", "f32", f], per["m4f", "q16", f], per["m0", "q16", f]
+                }
             }
         }
     ' "$WORK/m4f.tsv" "$WORK/m0.tsv"
@@ -125,3 +143,11 @@ echo
 table update "update of one"
 echo
 echo "Instructions per object update: (count of U updates of a pool of M running objects) / (U*M) = count / $UM, pool loop included, nothing subtracted; values go to a sink that stores them with volatile writes (.null: NullSink)."
+echo
+table sprite "sprite player"
+echo
+echo "Instructions per SpritePlayer::update over the coin's spin (6 frames, 10 fps, looping) read in place from an embedded blob: count / $(awk '$2 == "sprite.coin-spin.hold" {print $4; exit}' "$WORK/m4f.tsv") updates; .hold: dt = 1/1024 s (no frame change), .change: dt = one frame (every update shows the next frame and queues its events)."
+echo
+table blit "blit (32 x 32 frame)"
+echo
+echo "Instructions per pixel: count / (draws x pixels); integer blits: the 32 x 32 frame's 1024 pixels (a disc, 740 opaque, except .opaque), drawn at (16, 16) into a 64 x 64 RGB565 framebuffer; affine: 30 degrees, scale 1.5 about the centre, per destination pixel sampling inside the frame (f32/q16: the transform's type)."

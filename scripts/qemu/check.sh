@@ -3,16 +3,21 @@
 #
 #   scripts/qemu/check.sh          # install what is missing, build, run both machines, compare
 #   scripts/qemu/check.sh --lint   # also rustfmt --check and clippy -D warnings on the board crate
+#   scripts/qemu/check.sh --blobs-only  # only step 2 (scripts/bench/qemu-insns.sh uses it)
 #
 # 1. installs what is missing: the rustup targets thumbv7em-none-eabihf and thumbv6m-none-eabi, and
 #    Debian's qemu-system-arm (with apt-get when running as root; otherwise it says what to install);
-# 2. builds the Q16.16 and f32 blobs from samples/foundation.json with the host CLI (`ossicle build`);
+# 2. builds the blobs with the host CLI (`ossicle build`): Q16.16 and f32 from samples/foundation.json
+#    (the workload), and four sprite blobs from the sample sprites with different pixel storage
+#    (boards/qemu/build.rs lists them), printing each sprite's storage report;
 # 3. builds boards/qemu in release for both targets, with the blobs embedded. The release panic handler
 #    calls an undefined function, so this build linking IS the proof that no panic is reachable;
 # 4. runs the firmware on mps2-an386 (Cortex-M4F) and microbit (Cortex-M0) with a timeout; each must
-#    exit 0 (semihosting exit status) and print its checksums;
-# 5. runs tests/tests/qemu.rs with OSSICLE_REQUIRE_QEMU=1: the same workload on the host must give the
-#    same checksums, operation by operation (Q16.16 and f32).
+#    exit 0 (semihosting exit status) and print its checksums and its sprite frames' CRCs;
+# 5. runs tests/tests/qemu.rs and tests/tests/qemu_sprites.rs with OSSICLE_REQUIRE_QEMU=1: the same
+#    workload on the host must give the same checksums, operation by operation (Q16.16 and f32), and
+#    the same sprite play-throughs must give the same frames and CRCs, which must also equal the
+#    host's own render (`ossicle render`'s code) of those frames, pixel for pixel.
 # Outputs land in boards/qemu/target/{blobs,qemu}/.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -20,9 +25,45 @@ BOARD="$ROOT/boards/qemu"
 BLOBS="$BOARD/target/blobs"
 OUT="$BOARD/target/qemu"
 LINT=0
-[[ "${1:-}" == "--lint" ]] && LINT=1
+BLOBS_ONLY=0
+for arg in "$@"; do
+    case "$arg" in
+        --lint) LINT=1 ;;
+        --blobs-only) BLOBS_ONLY=1 ;;
+        *) echo "usage: $0 [--lint | --blobs-only]" >&2; exit 2 ;;
+    esac
+done
 TIMEOUT="${OSSICLE_QEMU_TIMEOUT:-120}"
 step() { printf '\n== %s\n' "$*"; }
+
+build_blobs() {
+    step "blobs (ossicle build samples/foundation.json, sample sprites)"
+    mkdir -p "$BLOBS"
+    (cd "$ROOT" && cargo build --quiet -p ossicle-host --bin ossicle)
+    local bin
+    bin="$(cd "$ROOT" && cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')/debug/ossicle"
+    for enc in q16 f32; do
+        "$bin" build "$ROOT/samples/foundation.json" -o "$BLOBS/foundation-$enc.osb" --scalar "$enc"
+    done
+    # The sprite blobs of boards/qemu/build.rs (tests/tests/qemu_sprites.rs builds the same when run alone).
+    local coin="$ROOT/samples/sprites/coin/coin.anim.xml" slime="$ROOT/samples/sprites/slime.anim.xml"
+    sprite_blob() { # label ossicle-build-arguments...
+        local label=$1
+        shift
+        echo "sprites-$label.osb: ossicle build ${*//$ROOT\//}"
+        "$bin" build "$@" -o "$BLOBS/sprites-$label.osb" | sed 's/^/  /'
+    }
+    sprite_blob q16-auto "$coin" "$slime" --scalar q16
+    # The slime only: with --transparency mask the host writes no mask for a raw frame without
+    # transparent pixels (the coin's frame 3), which the loader refuses (see boards/qemu/README.md).
+    sprite_blob f32-mask "$slime" --scalar f32 --pixels rgb565be --rle never --transparency mask
+    sprite_blob q16-i8rle "$coin" "$slime" --scalar q16 --pixels indexed8 --rle always
+    sprite_blob f32-565le "$coin" "$slime" --scalar f32 --pixels rgb565le
+}
+if [[ $BLOBS_ONLY -eq 1 ]]; then
+    build_blobs
+    exit 0
+fi
 
 step "toolchain"
 TARGETS=(thumbv7em-none-eabihf thumbv6m-none-eabi)
@@ -47,15 +88,14 @@ if ! command -v qemu-system-arm >/dev/null 2>&1; then
 fi
 qemu-system-arm --version | head -1
 
-step "blobs (ossicle build samples/foundation.json)"
-mkdir -p "$BLOBS" "$OUT"
-(cd "$ROOT" && cargo build --quiet -p ossicle-host --bin ossicle)
-OSSICLE_BIN="$(cd "$ROOT" && cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')/debug/ossicle"
-for enc in q16 f32; do
-    "$OSSICLE_BIN" build "$ROOT/samples/foundation.json" -o "$BLOBS/foundation-$enc.osb" --scalar "$enc"
-done
+build_blobs
+mkdir -p "$OUT"
 export OSSICLE_BLOB_Q16="$BLOBS/foundation-q16.osb"
 export OSSICLE_BLOB_F32="$BLOBS/foundation-f32.osb"
+export OSSICLE_SPRITES_Q16_AUTO="$BLOBS/sprites-q16-auto.osb"
+export OSSICLE_SPRITES_F32_MASK="$BLOBS/sprites-f32-mask.osb"
+export OSSICLE_SPRITES_Q16_I8RLE="$BLOBS/sprites-q16-i8rle.osb"
+export OSSICLE_SPRITES_F32_565LE="$BLOBS/sprites-f32-565le.osb"
 
 step "firmware (release: links only if no panic is reachable)"
 for t in "${TARGETS[@]}"; do
@@ -78,7 +118,7 @@ run() { # name target qemu-args...
     local rc=0
     timeout "$TIMEOUT" qemu-system-arm "$@" -nographic -semihosting-config enable=on,target=native \
         -kernel "$BOARD/target/$target/release/ossicle-qemu" >"$OUT/$name.txt" 2>"$OUT/$name.stderr" || rc=$?
-    grep -E 'checksum|error|^ok|^stack' "$OUT/$name.txt" | sed "s/^/$name: /" || true
+    grep -E 'checksum|error|^sprites |^ok|^stack' "$OUT/$name.txt" | sed "s/^/$name: /" || true
     if [[ $rc -ne 0 ]]; then
         echo "$name: QEMU exited with status $rc$([[ $rc -eq 124 ]] && echo " (timeout after ${TIMEOUT}s)")" >&2
         cat "$OUT/$name.txt" "$OUT/$name.stderr" >&2
@@ -89,7 +129,7 @@ step "QEMU"
 run m4f thumbv7em-none-eabihf -cpu cortex-m4 -machine mps2-an386
 run m0 thumbv6m-none-eabi -machine microbit
 
-step "compare with the host (tests/tests/qemu.rs)"
+step "compare with the host (tests/tests/qemu.rs, tests/tests/qemu_sprites.rs)"
 cd "$ROOT"
 OSSICLE_REQUIRE_QEMU=1 OSSICLE_QEMU_OUTPUTS="$OUT/m4f.txt:$OUT/m0.txt" \
-    cargo test -p ossicle-conformance --test qemu -- --nocapture
+    cargo test -p ossicle-conformance --test qemu --test qemu_sprites -- --nocapture

@@ -1,9 +1,10 @@
 //! Board support for QEMU's Cortex-M machines: semihosting output and exit status, the panic handler,
-//! the stack measurement, the conformance workload (shared with the host test `tests/tests/qemu.rs`)
-//! and the benchmark harness.
+//! the stack measurement, the conformance workload (shared with the host test `tests/tests/qemu.rs`),
+//! the sprite play-throughs (shared with `tests/tests/qemu_sprites.rs`) and the benchmark harness.
 #![no_std]
 
 pub mod bench;
+pub mod sprites;
 pub mod workload;
 
 use core::panic::PanicInfo;
@@ -70,6 +71,25 @@ pub fn stack_usage() -> (u32, u32) {
         p += 4;
     }
     ((top - bottom) as u32, (top - p) as u32)
+}
+
+/// Paints the stack below the current stack pointer again (leaving 64 bytes), so that a later
+/// [`stack_usage`] reports the peak of what runs after this call (the part above the stack pointer
+/// counts as used: it is).
+#[inline(never)]
+pub fn repaint_stack() {
+    extern "C" {
+        static _stack_end: u32;
+    }
+    let bottom = core::ptr::addr_of!(_stack_end) as usize;
+    let sp = cortex_m::register::msp::read() as usize;
+    let mut p = bottom;
+    while p.saturating_add(64) < sp {
+        // SAFETY: [bottom, sp − 64) is stack below the stack pointer: no live data is there
+        // (no interrupt handler runs in this firmware), and the addresses are word aligned.
+        unsafe { core::ptr::write_volatile(p as *mut u32, STACK_PAINT) };
+        p += 4;
+    }
 }
 
 /// Ends the emulation with `code` as QEMU's exit status (semihosting `SYS_EXIT_EXTENDED` with
