@@ -54,9 +54,8 @@ build_blobs() {
         "$bin" build "$@" -o "$BLOBS/sprites-$label.osb" | sed 's/^/  /'
     }
     sprite_blob q16-auto "$coin" "$slime" --scalar q16
-    # The slime only: with --transparency mask the host writes no mask for a raw frame without
-    # transparent pixels (the coin's frame 3), which the loader refuses (see boards/qemu/README.md).
-    sprite_blob f32-mask "$slime" --scalar f32 --pixels rgb565be --rle never --transparency mask
+    # With a mask the coin's frame 3 (no transparent pixel) is stored without one: an opaque frame.
+    sprite_blob f32-mask "$coin" "$slime" --scalar f32 --pixels rgb565be --rle never --transparency mask
     sprite_blob q16-i8rle "$coin" "$slime" --scalar q16 --pixels indexed8 --rle always
     sprite_blob f32-565le "$coin" "$slime" --scalar f32 --pixels rgb565le
 }

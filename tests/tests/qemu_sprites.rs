@@ -73,11 +73,12 @@ const SPECS: [Spec; 4] = [
         rle: RleChoice::Auto,
         transparency: TransparencyChoice::Auto,
     },
-    // --scalar f32 --pixels rgb565be --rle never --transparency mask (the slime only: see check.sh)
+    // --scalar f32 --pixels rgb565be --rle never --transparency mask (the coin's frame 3 has no
+    // transparent pixel: it is stored without a mask, as an opaque frame)
     Spec {
         label: "f32-mask",
         var: "OSSICLE_SPRITES_F32_MASK",
-        sources: &[SLIME],
+        sources: &[COIN, SLIME],
         encoding: ScalarEncoding::F32,
         format: FormatChoice::Fixed(PixelFormat::Rgb565Be),
         endian: Endian::Little,
