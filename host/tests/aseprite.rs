@@ -1035,3 +1035,37 @@ fn fuzz_seeds_parse() {
     }
     assert!(n >= 5);
 }
+
+/// A compressed cel (type 2) of `w × h` pixels whose zlib data is `data`.
+fn compressed_cel(w: u16, h: u16, data: &[u8]) -> Chunk {
+    let mut d = cel_header(0, 0, 0, 2, 0);
+    d.extend(w.to_le_bytes());
+    d.extend(h.to_le_bytes());
+    d.extend(data);
+    (0x2005, d)
+}
+
+fn zlib(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    z.write_all(bytes).unwrap();
+    z.finish().unwrap()
+}
+
+#[test]
+fn compressed_cels_are_inflated_with_a_limit_before_asefile_sees_them() {
+    // A 2 × 1 cel: 8 bytes of RGBA. The right data composites; data that inflates to 64 MiB (a
+    // compression bomb: about 64 KiB of zlib) is refused, as is corrupt zlib data.
+    let good = zlib(&[10, 20, 30, 255, 40, 50, 60, 255]);
+    let file = AseFile::new(2, 1).frame(100, vec![layer(1, 0, 0, 255, "a"), compressed_cel(2, 1, &good)]);
+    let s = parse_built(&file).unwrap();
+    assert_eq!(s.frames[0].image.pixels, [[10, 20, 30, 255], [40, 50, 60, 255]]);
+    let bomb = zlib(&vec![0u8; 64 << 20]);
+    assert!(bomb.len() < 128 << 10, "{}", bomb.len());
+    let file = AseFile::new(2, 1).frame(100, vec![layer(1, 0, 0, 255, "a"), compressed_cel(2, 1, &bomb)]);
+    let e = parse_built(&file).unwrap_err().to_string();
+    assert!(e.contains("built.aseprite:byte ") && e.contains("inflates to more than the 8 bytes"), "{e}");
+    let file = AseFile::new(2, 1).frame(100, vec![layer(1, 0, 0, 255, "a"), compressed_cel(2, 1, b"\x78\x9cjunk")]);
+    let e = parse_built(&file).unwrap_err().to_string();
+    assert!(e.contains("zlib data is corrupt"), "{e}");
+}

@@ -43,9 +43,10 @@
 //! asefile 0.3.8 panics on some corrupt input that the walk cannot see without inflating the
 //! pixel data (a compressed cel that inflates to fewer pixels than its size says, a tile index
 //! outside its tileset): the asefile calls run under [`std::panic::catch_unwind`] and such a
-//! panic becomes a "corrupt Aseprite file" error (its message is not printed). One gap remains:
-//! asefile inflates compressed cels without an output limit, so a deliberately crafted
-//! compression bomb can still exhaust memory.
+//! panic becomes a "corrupt Aseprite file" error (its message is not printed). asefile inflates
+//! compressed cels and tilesets without an output limit, so the walk inflates each one first
+//! (streaming, keeping nothing) and refuses data that inflates to more than its declared size: a
+//! compression bomb is an error, not an allocation.
 
 use crate::error::HostError;
 use crate::ir::{Origin, PlayMode, Project, RgbaImage, Sprite, SpriteAnimation, SpriteFrame, SpriteFrames};
@@ -208,6 +209,22 @@ impl<'a> Cur<'a> {
     fn remaining(&self) -> usize {
         self.data.len().saturating_sub(self.pos)
     }
+    fn rest(&self) -> &'a [u8] {
+        self.data.get(self.pos..).unwrap_or(&[])
+    }
+}
+
+/// Checks that zlib data inflates to at most `limit` bytes without keeping the output (a
+/// compression bomb is refused before asefile, which inflates without a limit, allocates for it).
+fn check_inflated(data: &[u8], limit: u64, what: &str) -> Result<(), String> {
+    use std::io::Read;
+    let mut inflater = flate2::read::ZlibDecoder::new(data).take(limit.saturating_add(1));
+    let n = std::io::copy(&mut inflater, &mut std::io::sink())
+        .map_err(|e| format!("{what}: its zlib data is corrupt ({e})"))?;
+    if n > limit {
+        return Err(format!("{what}: its zlib data inflates to more than the {limit} bytes its size allows"));
+    }
+    Ok(())
 }
 
 fn le16(b: &[u8], at: usize) -> u16 {
@@ -437,7 +454,7 @@ fn scan_chunk(kind: u16, mut cur: Cur, c: usize, f: u16, context: &mut Context, 
             *context = previous;
             scan_user_data(&mut cur, previous, s)
         }
-        0x2023 => scan_tileset(&mut cur, &mut s.budget),
+        0x2023 => scan_tileset(&mut cur, &mut s.budget, s.bytes_per_pixel),
         _ => Err("unknown chunk type".to_string()),
     }
 }
@@ -486,6 +503,9 @@ fn scan_cel(cur: &mut Cur, offset: usize, frame: u16, s: &mut Scan) -> Result<()
                     cur.remaining()
                 ));
             }
+            if kind == CEL_COMPRESSED {
+                check_inflated(cur.rest(), pixels * bpp, &format!("a compressed {w}×{h} cel"))?;
+            }
         }
         CEL_LINKED => link = cur.u16("linked frame")?,
         CEL_TILEMAP => {
@@ -496,6 +516,7 @@ fn scan_cel(cur: &mut Cur, offset: usize, frame: u16, s: &mut Scan) -> Result<()
             }
             cur.take(26, "tile masks")?;
             s.budget.spend(u64::from(w) * u64::from(h), &format!("a {w}×{h}-tile tilemap cel"))?;
+            check_inflated(cur.rest(), u64::from(w) * u64::from(h) * 4, &format!("a {w}×{h}-tile tilemap cel"))?;
         }
         _ => return Err(format!("unknown cel type {kind}")),
     }
@@ -577,7 +598,7 @@ fn scan_user_data(cur: &mut Cur, context: Context, s: &mut Scan) -> Result<(), S
     Ok(())
 }
 
-fn scan_tileset(cur: &mut Cur, budget: &mut Budget) -> Result<(), String> {
+fn scan_tileset(cur: &mut Cur, budget: &mut Budget, bpp: u64) -> Result<(), String> {
     cur.u32("tileset id")?;
     let flags = cur.u32("flags")?;
     let count = cur.u32("tile count")?;
@@ -588,6 +609,13 @@ fn scan_tileset(cur: &mut Cur, budget: &mut Budget) -> Result<(), String> {
         let pixels = u64::from(count) * u64::from(w) * u64::from(h);
         // asefile multiplies these in 32 bits; the budget also keeps that from overflowing.
         budget.spend(pixels, &format!("a tileset of {count} {w}×{h} tiles"))?;
+        if flags & 1 != 0 {
+            // Skip the external file reference (u32 file id, u32 tileset id) that comes first.
+            cur.take(8, "external tileset reference")?;
+        }
+        let len = cur.u32("compressed tileset length")? as usize;
+        let data = cur.take(len, "compressed tileset data")?;
+        check_inflated(data, pixels * bpp, &format!("a tileset of {count} {w}×{h} tiles"))?;
     }
     Ok(())
 }
