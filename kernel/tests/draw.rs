@@ -571,6 +571,50 @@ fn every_format_kind_flip_rotation_and_scale() {
     }
 }
 
+/// A 70-pixel-wide image whose rows put run ends at and around the 32-pixel decoding chunks:
+/// one solid row, runs ending at 31, 32 and 64, and a random row.
+fn wide_img(fmt: PixelFormat, rng: &mut Lcg) -> Img {
+    let range = value_range(fmt);
+    let w = 70;
+    let mut px = Vec::new();
+    let solid = rng.below(range);
+    px.extend((0..w).map(|_| Some(solid)));
+    px.extend((0..w).map(|x| (x < 32).then(|| rng.below(range))));
+    px.extend((0..w).map(|x| (x >= 31).then(|| rng.below(range))));
+    px.extend((0..w).map(|x| if x < 64 { Some(solid) } else { None }));
+    px.extend((0..w).map(|x| (x % 32 != 0).then(|| (x as u32 / 3) % range)));
+    px.extend(make_img(w, 1, range, true, rng).px);
+    Img { w, h: 6, px }
+}
+
+#[test]
+fn wide_rows_cross_decoding_chunks() {
+    let area = Rectangle::new(Point::new(-3, -2), Size::new(150, 150));
+    for (fi, fmt) in FORMATS.into_iter().enumerate() {
+        for kind in [Kind::Opaque, Kind::Key, Kind::Mask, Kind::Rle] {
+            let mut rng = Lcg(700 + fi as u64);
+            let img = wide_img(fmt, &mut rng);
+            let mut sp = sprite_from(fmt, kind, img, &mut rng);
+            sp.canvas = (72, 8);
+            for rot in ROTATIONS {
+                for (flip_h, scale) in [(false, 1), (true, 1), (false, 2)] {
+                    check::<Rgb888>(&sp, None, Point::new(1, 0), Look { flip_h, rot, scale, flip_v: false }, area);
+                }
+            }
+            // The solid rows are one fill_solid each, across chunks (frames with transparency: an
+            // opaque frame's rows are drawn whole, without looking for runs).
+            let rec = check::<Rgb888>(&sp, None, Point::new(0, 0), PLAIN, area);
+            if kind != Kind::Opaque {
+                assert!(rec.solid >= 2, "{fmt:?} {kind:?}");
+            }
+            // Affine: a shear over rows wider than a chunk, against the reference rule.
+            let m = Affine2::<f32>::from_cols(Vec2::new(1.5, 0.25), Vec2::new(-0.5, 1.0), Vec2::new(12.0, 3.0));
+            let rec = draw_affine::<Rgb888, f32>(&sp, &m, None, area);
+            assert_same(&rec.px, &affine_reference(&sp, quantised_inverse(&m), None, area), area, "wide shear");
+        }
+    }
+}
+
 #[test]
 fn frame_bounds_follow_the_placement_formulas() {
     // A 7 × 5 image at (2, 1) in an 11 × 9 canvas, canvas at (10, 20), scale 2.
