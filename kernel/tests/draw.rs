@@ -12,7 +12,9 @@ use core::convert::Infallible;
 use core::fmt::Debug;
 use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::geometry::{Dimensions, Point, Size};
-use embedded_graphics_core::pixelcolor::{Bgr565, Bgr888, IntoStorage, PixelColor, Rgb565, Rgb888, RgbColor};
+use embedded_graphics_core::pixelcolor::{
+    Bgr565, Bgr888, BinaryColor, Gray8, IntoStorage, PixelColor, Rgb565, Rgb888, RgbColor,
+};
 use embedded_graphics_core::primitives::Rectangle;
 use embedded_graphics_core::Pixel;
 use ossicle::draw::{
@@ -145,6 +147,13 @@ fn colour_conversions_match_the_rounding_formulas() {
     }
     // RGB565 into Rgb565 is the stored value itself.
     assert_eq!(Rgb565::from_rgb565_raw(0xABCD).into_storage(), 0xABCD);
+    // Grey and binary targets: BT.601 luma (77 R + 150 G + 29 B + 128) / 256, on at 128.
+    for (r, g, b) in [(255u8, 255u8, 255u8), (0, 0, 0), (200, 10, 30), (10, 200, 30), (90, 90, 90)] {
+        let luma = ((77 * r as u32 + 150 * g as u32 + 29 * b as u32 + 128) / 256) as u8;
+        assert_eq!(Gray8::from_rgb888(r, g, b), Gray8::new(luma));
+        assert_eq!(BinaryColor::from_rgb888(r, g, b), BinaryColor::from(luma >= 128));
+    }
+    assert_eq!(Gray8::from_rgb565_raw(0xFFFF), Gray8::new(255));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -611,6 +620,24 @@ fn wide_rows_cross_decoding_chunks() {
             let m = Affine2::<f32>::from_cols(Vec2::new(1.5, 0.25), Vec2::new(-0.5, 1.0), Vec2::new(12.0, 3.0));
             let rec = draw_affine::<Rgb888, f32>(&sp, &m, None, area);
             assert_same(&rec.px, &affine_reference(&sp, quantised_inverse(&m), None, area), area, "wide shear");
+        }
+    }
+}
+
+#[test]
+fn the_largest_scale() {
+    // Scale 16: a 7 × 5 image becomes 112 × 80, clipped by a 100 × 90 target.
+    let area = Rectangle::new(Point::new(0, 0), Size::new(100, 90));
+    for kind in [Kind::Key, Kind::Rle] {
+        let sp = sprite(PixelFormat::Indexed8, kind, 16);
+        for rot in [Rotation::Deg0, Rotation::Deg270] {
+            check::<Rgb888>(
+                &sp,
+                None,
+                Point::new(-40, -20),
+                Look { rot, scale: 16, flip_h: true, flip_v: false },
+                area,
+            );
         }
     }
 }

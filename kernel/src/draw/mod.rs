@@ -83,7 +83,7 @@
 //!   pixel for raw frames. RLE frames keep a cursor in the last row read: samples that move right
 //!   along one source row continue the walk; any other sample walks its row from the start.
 //!
-//! Measured with `kernel/benches/blit.rs` (see BENCHMARKS.md), and in instructions per
+//! Measured with `cargo bench -p ossicle --features graphics --bench blit`, and in instructions per
 //! destination pixel on x86-64 (callgrind, 64 × 64 frame into an `Rgb565` framebuffer): opaque
 //! RGB565 28, colour-keyed RGB565 35, RLE RGB565 32 (mirrored 33), indexed-4 keyed 77 (64 with a
 //! converted palette), keyed RGB565 turned 90° 100, RLE turned 90° 340, affine (30°, scale 1.5)
