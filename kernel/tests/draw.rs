@@ -12,7 +12,9 @@ use core::convert::Infallible;
 use core::fmt::Debug;
 use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::geometry::{Dimensions, Point, Size};
-use embedded_graphics_core::pixelcolor::{Bgr565, Bgr888, IntoStorage, PixelColor, Rgb565, Rgb888, RgbColor};
+use embedded_graphics_core::pixelcolor::{
+    Bgr565, Bgr888, BinaryColor, Gray8, IntoStorage, PixelColor, Rgb565, Rgb888, RgbColor,
+};
 use embedded_graphics_core::primitives::Rectangle;
 use embedded_graphics_core::Pixel;
 use ossicle::draw::{
@@ -148,6 +150,13 @@ fn colour_conversions_match_the_rounding_formulas() {
     }
     // RGB565 into Rgb565 is the stored value itself.
     assert_eq!(Rgb565::from_rgb565_raw(0xABCD).into_storage(), 0xABCD);
+    // Grey and binary targets: BT.601 luma (77 R + 150 G + 29 B + 128) / 256, on at 128.
+    for (r, g, b) in [(255u8, 255u8, 255u8), (0, 0, 0), (200, 10, 30), (10, 200, 30), (90, 90, 90)] {
+        let luma = ((77 * r as u32 + 150 * g as u32 + 29 * b as u32 + 128) / 256) as u8;
+        assert_eq!(Gray8::from_rgb888(r, g, b), Gray8::new(luma));
+        assert_eq!(BinaryColor::from_rgb888(r, g, b), BinaryColor::from(luma >= 128));
+    }
+    assert_eq!(Gray8::from_rgb565_raw(0xFFFF), Gray8::new(255));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -570,6 +579,68 @@ fn every_format_kind_flip_rotation_and_scale() {
                     }
                 }
             }
+        }
+    }
+}
+
+/// A 70-pixel-wide image whose rows put run ends at and around the 32-pixel decoding chunks:
+/// one solid row, runs ending at 31, 32 and 64, and a random row.
+fn wide_img(fmt: PixelFormat, rng: &mut Lcg) -> Img {
+    let range = value_range(fmt);
+    let w = 70;
+    let mut px = Vec::new();
+    let solid = rng.below(range);
+    px.extend((0..w).map(|_| Some(solid)));
+    px.extend((0..w).map(|x| (x < 32).then(|| rng.below(range))));
+    px.extend((0..w).map(|x| (x >= 31).then(|| rng.below(range))));
+    px.extend((0..w).map(|x| if x < 64 { Some(solid) } else { None }));
+    px.extend((0..w).map(|x| (x % 32 != 0).then(|| (x as u32 / 3) % range)));
+    px.extend(make_img(w, 1, range, true, rng).px);
+    Img { w, h: 6, px }
+}
+
+#[test]
+fn wide_rows_cross_decoding_chunks() {
+    let area = Rectangle::new(Point::new(-3, -2), Size::new(150, 150));
+    for (fi, fmt) in FORMATS.into_iter().enumerate() {
+        for kind in [Kind::Opaque, Kind::Key, Kind::Mask, Kind::Rle] {
+            let mut rng = Lcg(700 + fi as u64);
+            let img = wide_img(fmt, &mut rng);
+            let mut sp = sprite_from(fmt, kind, img, &mut rng);
+            sp.canvas = (72, 8);
+            for rot in ROTATIONS {
+                for (flip_h, scale) in [(false, 1), (true, 1), (false, 2)] {
+                    check::<Rgb888>(&sp, None, Point::new(1, 0), Look { flip_h, rot, scale, flip_v: false }, area);
+                }
+            }
+            // The solid rows are one fill_solid each, across chunks (frames with transparency: an
+            // opaque frame's rows are drawn whole, without looking for runs).
+            let rec = check::<Rgb888>(&sp, None, Point::new(0, 0), PLAIN, area);
+            if kind != Kind::Opaque {
+                assert!(rec.solid >= 2, "{fmt:?} {kind:?}");
+            }
+            // Affine: a shear over rows wider than a chunk, against the reference rule.
+            let m = Affine2::<f32>::from_cols(Vec2::new(1.5, 0.25), Vec2::new(-0.5, 1.0), Vec2::new(12.0, 3.0));
+            let rec = draw_affine::<Rgb888, f32>(&sp, &m, None, area);
+            assert_same(&rec.px, &affine_reference(&sp, quantised_inverse(&m), None, area), area, "wide shear");
+        }
+    }
+}
+
+#[test]
+fn the_largest_scale() {
+    // Scale 16: a 7 × 5 image becomes 112 × 80, clipped by a 100 × 90 target.
+    let area = Rectangle::new(Point::new(0, 0), Size::new(100, 90));
+    for kind in [Kind::Key, Kind::Rle] {
+        let sp = sprite(PixelFormat::Indexed8, kind, 16);
+        for rot in [Rotation::Deg0, Rotation::Deg270] {
+            check::<Rgb888>(
+                &sp,
+                None,
+                Point::new(-40, -20),
+                Look { rot, scale: 16, flip_h: true, flip_v: false },
+                area,
+            );
         }
     }
 }

@@ -2,14 +2,15 @@
 
 use super::blit::rect_of;
 use super::color::{Colors, SpriteColor};
-use super::pixels::{by_format, raw_at, RawFormat, RleCursor, Source};
-use super::span::{random_row, Line};
+use super::pixels::{RleCursor, Source};
+use super::sample::{Chunk, Pos, Sampler};
+use super::span::{draw_row, Line};
 use super::{clip_of, DrawError};
 use crate::math::Affine2;
 use crate::sprite::Rect;
 use crate::Scalar;
 use embedded_graphics_core::draw_target::DrawTarget;
-use ossicle_format::sprite::{FramePixels, PixelFormat};
+use ossicle_format::sprite::FramePixels;
 
 /// Fraction bits of sample positions: Q16.16 coefficients times doubled destination coordinates
 /// (`2·dx + 1`, the pixel centre) give positions in units of 2⁻¹⁷.
@@ -32,6 +33,7 @@ struct Inverse {
     hy: i128,
 }
 
+#[inline(never)] // i128 division is long on 32-bit targets: one copy
 fn floor_div(a: i128, b: i128) -> i128 {
     let q = a.checked_div(b).unwrap_or(0);
     let r = a.checked_rem(b).unwrap_or(0);
@@ -48,6 +50,7 @@ fn ceil_div(a: i128, b: i128) -> i128 {
 
 /// The integers `x` with `lo ≤ a + b·x ≤ hi` (`None` if there are none; unbounded ends are
 /// `i64::MIN`/`i64::MAX`).
+#[inline(never)]
 fn solve(a: i128, b: i128, lo: i128, hi: i128) -> Option<(i128, i128)> {
     let r = match b {
         0 => (lo <= a && a <= hi).then_some((i128::from(i64::MIN), i128::from(i64::MAX)))?,
@@ -125,17 +128,6 @@ struct Row {
     by: i64,
 }
 
-impl Row {
-    /// The source pixel sampled by pixel `k` of the row.
-    #[inline]
-    fn source(&self, k: u32, fx: i64, fy: i64) -> Option<(usize, u16)> {
-        let k = i64::from(k);
-        let sx = usize::try_from((self.px0.saturating_add(self.bx.saturating_mul(k)) >> FRAC) - fx).ok()?;
-        let sy = u16::try_from((self.py0.saturating_add(self.by.saturating_mul(k)) >> FRAC) - fy).ok()?;
-        Some((sx, sy))
-    }
-}
-
 impl Inverse {
     /// Row `dy`: the pixels in `[x0, x1)` whose centres sample inside the image.
     fn row(&self, dy: i64, x0: i64, x1: i64) -> Option<Row> {
@@ -178,80 +170,25 @@ where
     let Some((bx0, by0, bx1, by1)) = q.bounds() else { return Ok(Rect::default()) };
     let (cx0, cy0, cx1, cy1) = clip_of(&target.bounding_box());
     let clip = (bx0.max(cx0), by0.max(cy0), bx1.min(cx1), by1.min(cy1));
+    let (x0, y0, x1, y1) = clip;
     let src = Source::new(frame);
     let colors = Colors::new(frame.format, frame.palette, palette);
-    let touched = if src.rle {
-        rle_rows(target, &src, &q, clip, &colors)
-    } else {
-        by_format!(src.format, F => raw_rows::<D, F>(target, &src, &q, clip, &colors))
-    }
-    .map_err(DrawError::Target)?;
-    Ok(touched.map_or(Rect::default(), |(a, b, c, d)| rect_of(a, b, c, d)))
-}
-
-/// The bounding box of the rows drawn so far, grown by one row's span.
-fn grow(touched: &mut Option<(i64, i64, i64, i64)>, r: &Row) {
-    let (lo, hi, y) = (r.line.x0, r.line.x1, i64::from(r.line.y));
-    *touched = Some(match *touched {
-        None => (lo, y, hi, y + 1),
-        Some((a, b, c, _)) => (a.min(lo), b, c.max(hi), y + 1),
-    });
-}
-
-type Touched = Option<(i64, i64, i64, i64)>;
-
-/// The rows of a raw frame, compiled per pixel format.
-fn raw_rows<D, F>(
-    target: &mut D,
-    src: &Source<'_>,
-    q: &Inverse,
-    (x0, y0, x1, y1): (i64, i64, i64, i64),
-    colors: &Colors<'_, D::Color>,
-) -> Result<Touched, D::Error>
-where
-    D: DrawTarget + ?Sized,
-    D::Color: SpriteColor,
-    F: RawFormat,
-{
     let all_opaque = src.raw_complete() && colors.all_valid();
-    let (fx, fy) = (i64::from(src.x), i64::from(src.y));
-    let key = src.key();
-    let mut touched = None;
+    let (fx, fy) = (i64::from(frame.x), i64::from(frame.y));
+    let mut chunk = Chunk::new();
+    let mut touched: Option<(i64, i64, i64, i64)> = None;
     for dy in y0..y1 {
         let Some(r) = q.row(dy, x0, x1) else { continue };
-        let sample = |k: u32| {
-            let (sx, sy) = r.source(k, fx, fy)?;
-            raw_at::<F>(src.raw_row(sy), src.mask_row(sy), key, sx)
-        };
-        random_row(target, &r.line, r.n, all_opaque, sample, |v| colors.valid(v), |v| F::color(colors, v))?;
-        grow(&mut touched, &r);
+        let pos = Pos { x0: r.px0, y0: r.py0, dx: r.bx, dy: r.by, shift: FRAC, ox: fx, oy: fy };
+        let mut sampler =
+            if src.rle { Sampler::RleAt { pos, cursor: RleCursor::default() } } else { Sampler::Raw(pos) };
+        draw_row(target, &r.line, r.n, all_opaque, &mut sampler, &src, &colors, &mut chunk)
+            .map_err(DrawError::Target)?;
+        let (lo, hi) = (r.line.x0, r.line.x1);
+        touched = Some(match touched {
+            None => (lo, dy, hi, dy + 1),
+            Some((a, b, c, _)) => (a.min(lo), b, c.max(hi), dy + 1),
+        });
     }
-    Ok(touched)
-}
-
-/// The rows of an RLE frame: samples read through a cursor that continues along a source row.
-fn rle_rows<D>(
-    target: &mut D,
-    src: &Source<'_>,
-    q: &Inverse,
-    (x0, y0, x1, y1): (i64, i64, i64, i64),
-    colors: &Colors<'_, D::Color>,
-) -> Result<Touched, D::Error>
-where
-    D: DrawTarget + ?Sized,
-    D::Color: SpriteColor,
-{
-    let (fx, fy) = (i64::from(src.x), i64::from(src.y));
-    let mut cursor = RleCursor::default();
-    let mut touched = None;
-    for dy in y0..y1 {
-        let Some(r) = q.row(dy, x0, x1) else { continue };
-        let sample = |k: u32| {
-            let (sx, sy) = r.source(k, fx, fy)?;
-            cursor.get(src, u16::try_from(sx).ok()?, sy)
-        };
-        random_row(target, &r.line, r.n, false, sample, |v| colors.valid(v), |v| colors.color(v))?;
-        grow(&mut touched, &r);
-    }
-    Ok(touched)
+    Ok(touched.map_or(Rect::default(), |(a, b, c, d)| rect_of(a, b, c, d)))
 }

@@ -1,14 +1,14 @@
 //! The integer blit: flips, quarter turns and integer scales, destination-driven and clipped.
 
 use super::color::{Colors, SpriteColor};
-use super::pixels::{by_format, raw_at, RawFormat, RleCursor, Source};
-use super::span::{random_row, rle_row, Line};
+use super::pixels::{RleCursor, Source};
+use super::sample::{Chunk, Pos, Sampler};
+use super::span::{draw_row, Line};
 use super::{clip_of, DrawError, DrawOptions, MAX_SCALE};
 use crate::sprite::{Rect, Rotation};
-use core::ops::Range;
 use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::geometry::Point;
-use ossicle_format::sprite::{FramePixels, PixelFormat};
+use ossicle_format::sprite::FramePixels;
 
 /// Where a frame lands on screen and how destination pixels map back to source pixels.
 ///
@@ -140,7 +140,6 @@ struct Visible {
     x0: i64,
     x1: i64,
     u_lo: i64,
-    n: u32,
 }
 
 /// One visible destination row: its [`Line`], the source pixel of its first visible block and
@@ -191,93 +190,26 @@ where
     let u_lo = div(vx0 - p.x, p.s);
     let u_hi = div(vx1 - 1 - p.x, p.s);
     let Ok(n) = u32::try_from(u_hi - u_lo + 1) else { return Ok(Rect::default()) };
-    let vis = Visible { p, x0: vx0, x1: vx1, u_lo, n };
+    let vis = Visible { p, x0: vx0, x1: vx1, u_lo };
     let src = Source::new(frame);
     let colors = Colors::new(frame.format, frame.palette, opts.palette);
-    if src.rle {
-        rle_rows(target, &src, &vis, vy0..vy1, &colors)
-    } else {
-        by_format!(src.format, F => raw_rows::<D, F>(target, &src, &vis, vy0..vy1, &colors))
-    }
-    .map_err(DrawError::Target)?;
-    Ok(rect_of(vx0, vy0, vx1, vy1))
-}
-
-/// The rows of a raw frame, compiled per pixel format.
-fn raw_rows<D, F>(
-    target: &mut D,
-    src: &Source<'_>,
-    vis: &Visible,
-    rows: Range<i64>,
-    colors: &Colors<'_, D::Color>,
-) -> Result<(), D::Error>
-where
-    D: DrawTarget + ?Sized,
-    D::Color: SpriteColor,
-    F: RawFormat,
-{
     let all_opaque = src.raw_complete() && colors.all_valid();
-    let key = src.key();
-    let valid = |v: u32| colors.valid(v);
-    let color = |v: u32| F::color(colors, v);
-    for dy in rows {
+    let mut chunk = Chunk::new();
+    for dy in vy0..vy1 {
         let Some(r) = vis.row(dy) else { break };
-        if r.dsy == 0 {
-            // A source row (mirrored when dsx = −1): its bytes are found once.
-            let Ok(sy) = u16::try_from(r.sy0) else { continue };
-            let (row, mask) = (src.raw_row(sy), src.mask_row(sy));
-            let sample = |k: u32| {
-                let x = usize::try_from(r.sx0 + r.dsx * i64::from(k)).ok()?;
-                raw_at::<F>(row, mask, key, x)
-            };
-            random_row(target, &r.line, vis.n, all_opaque, sample, valid, color)?;
-        } else {
-            // A source column.
-            let sample = |k: u32| {
-                let k = i64::from(k);
-                let x = usize::try_from(r.sx0 + r.dsx * k).ok()?;
-                let sy = u16::try_from(r.sy0 + r.dsy * k).ok()?;
-                raw_at::<F>(src.raw_row(sy), src.mask_row(sy), key, x)
-            };
-            random_row(target, &r.line, vis.n, all_opaque, sample, valid, color)?;
-        }
-    }
-    Ok(())
-}
-
-/// The rows of an RLE frame: source rows walked along their streams, source columns by random
-/// access.
-fn rle_rows<D>(
-    target: &mut D,
-    src: &Source<'_>,
-    vis: &Visible,
-    rows: Range<i64>,
-    colors: &Colors<'_, D::Color>,
-) -> Result<(), D::Error>
-where
-    D: DrawTarget + ?Sized,
-    D::Color: SpriteColor,
-{
-    let mut cursor = RleCursor::default();
-    for dy in rows {
-        let Some(r) = vis.row(dy) else { break };
-        if r.dsy == 0 {
+        let mut sampler = if src.rle && r.dsy == 0 {
             // A source row, walked along its stream (mirrored when dsx = −1).
-            let (Ok(sy), Ok(first), Ok(m)) = (u16::try_from(r.sy0), u16::try_from(r.sx0), u16::try_from(vis.n)) else {
-                continue;
-            };
-            let lo = if r.dsx > 0 { Some(first) } else { first.checked_sub(m - 1) };
-            let Some(lo) = lo else { continue };
-            rle_row(target, src, &r.line, sy, lo, m, r.dsx > 0, colors)?;
+            let (Ok(sy), Ok(first)) = (u16::try_from(r.sy0), u16::try_from(r.sx0)) else { continue };
+            Sampler::RleRow { sy, first, forward: r.dsx > 0, cursor: RleCursor::default() }
         } else {
-            let sample = |k: u32| {
-                let k = i64::from(k);
-                let sx = u16::try_from(r.sx0 + r.dsx * k).ok()?;
-                let sy = u16::try_from(r.sy0 + r.dsy * k).ok()?;
-                cursor.get(src, sx, sy)
-            };
-            random_row(target, &r.line, vis.n, false, sample, |v| colors.valid(v), |v| colors.color(v))?;
-        }
+            let pos = Pos { x0: r.sx0, y0: r.sy0, dx: r.dsx, dy: r.dsy, shift: 0, ox: 0, oy: 0 };
+            if src.rle {
+                Sampler::RleAt { pos, cursor: RleCursor::default() }
+            } else {
+                Sampler::Raw(pos)
+            }
+        };
+        draw_row(target, &r.line, n, all_opaque, &mut sampler, &src, &colors, &mut chunk).map_err(DrawError::Target)?;
     }
-    Ok(())
+    Ok(rect_of(vx0, vy0, vx1, vy1))
 }

@@ -134,10 +134,11 @@ impl<'p, C: SpriteColor> Colors<'p, C> {
         Self { format, triples, over, len }
     }
 
-    /// Whether a stored value has a colour (an index inside the palette; any direct value).
+    /// The first stored value without a colour: the palette length for indexed formats,
+    /// `u32::MAX` (none) for direct ones.
     #[inline]
-    pub(crate) fn valid(&self, value: u32) -> bool {
-        value < self.len
+    pub(crate) fn limit(&self) -> u32 {
+        self.len
     }
 
     /// Whether every value a raw frame of this format can store has a colour.
@@ -152,6 +153,30 @@ impl<'p, C: SpriteColor> Colors<'p, C> {
             PixelFormat::Rgb565Le | PixelFormat::Rgb565Be => Some(C::from_rgb565_raw(value as u16)),
             PixelFormat::Rgb888 => Some(C::from_rgb888((value >> 16) as u8, (value >> 8) as u8, value as u8)),
             _ => self.index_color(value),
+        }
+    }
+
+    /// Writes the colours of `vals` into `out`, pairwise (a value without a colour leaves its
+    /// slot as it is). One loop per kind of format, for runs of opaque pixels.
+    pub(crate) fn convert(&self, vals: &[u32], out: &mut [C]) {
+        let pairs = out.iter_mut().zip(vals);
+        match (self.format, self.over) {
+            (PixelFormat::Rgb565Le | PixelFormat::Rgb565Be, _) => {
+                pairs.for_each(|(o, &v)| *o = C::from_rgb565_raw(v as u16));
+            }
+            (PixelFormat::Rgb888, _) => {
+                pairs.for_each(|(o, &v)| *o = C::from_rgb888((v >> 16) as u8, (v >> 8) as u8, v as u8));
+            }
+            (_, Some(p)) => pairs.for_each(|(o, &v)| {
+                if let Some(c) = usize::try_from(v).ok().and_then(|i| p.get(i)) {
+                    *o = *c;
+                }
+            }),
+            (_, None) => pairs.for_each(|(o, &v)| {
+                if let Some(c) = self.index_color(v) {
+                    *o = c;
+                }
+            }),
         }
     }
 

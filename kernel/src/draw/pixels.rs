@@ -6,7 +6,6 @@
 //! offset, or at the end of the data) leaves the rest of its row transparent, a run longer than
 //! the row is cut at the row's end.
 
-use super::color::{Colors, SpriteColor};
 use ossicle_format::sprite::{FramePixels, PixelFormat, Transparency};
 
 /// Runs `$body` with the type `$F` bound to the [`RawFormat`] of `$format`.
@@ -50,9 +49,6 @@ pub(crate) use by_format;
 #[derive(Clone, Copy)]
 pub(crate) struct Source<'a> {
     pub(crate) format: PixelFormat,
-    /// The stored image's place in the canvas.
-    pub(crate) x: i16,
-    pub(crate) y: i16,
     pub(crate) data: &'a [u8],
     pub(crate) w: u16,
     pub(crate) h: u16,
@@ -73,8 +69,6 @@ impl<'a> Source<'a> {
         let key = (raw && f.transparency == Transparency::ColorKey).then_some(f.key);
         Self {
             format: f.format,
-            x: f.x,
-            y: f.y,
             data: f.data,
             w: f.width,
             h: f.height,
@@ -112,16 +106,14 @@ impl<'a> Source<'a> {
         Some(mask.get(start..end).unwrap_or(&[]))
     }
 
+    /// Bytes per raw row.
+    pub(crate) fn stride(&self) -> usize {
+        self.stride
+    }
+
     /// The colour key, when it decides transparency.
     pub(crate) fn key(&self) -> Option<u32> {
         self.key
-    }
-
-    /// The stored value of raw pixel `(sx, sy)` if the mask and the colour key leave it opaque
-    /// (format dispatched per call: for one-off reads).
-    pub(crate) fn raw_opaque(&self, sx: u16, sy: u16) -> Option<u32> {
-        let (row, mask, x) = (self.raw_row(sy), self.mask_row(sy), usize::from(sx));
-        by_format!(self.format, F => raw_at::<F>(row, mask, self.key, x))
     }
 
     /// Row `sy`'s entry in the RLE row-offset table (`None` when the table is cut short).
@@ -162,10 +154,46 @@ impl<'a> Source<'a> {
 /// How one raw pixel format stores a row: a zero-sized type per format, so that the inner
 /// loops are compiled once per format with no per-pixel format dispatch.
 pub(crate) trait RawFormat {
+    /// Bytes per pixel of a byte-aligned format (0 for packed indices).
+    const BYTES: usize = 0;
+
     /// The stored value of pixel `x` of a row (`None` when its bytes are missing).
     fn get(row: &[u8], x: usize) -> Option<u32>;
-    /// The colour of a stored value.
-    fn color<C: SpriteColor>(colors: &Colors<'_, C>, v: u32) -> Option<C>;
+
+    /// The stored value of a pixel from its [`BYTES`](Self::BYTES) bytes.
+    #[inline(always)]
+    fn from_bytes(_: &[u8]) -> u32 {
+        0
+    }
+
+    /// Pixels `x, x ± 1, …` of a row (rightwards when `forward`) into `vals`; returns the bits
+    /// of those whose bytes exist. Byte-aligned formats copy a whole slice.
+    #[inline(always)]
+    fn run(row: &[u8], x: usize, forward: bool, vals: &mut [u32]) -> u64 {
+        let n = vals.len();
+        let (lo, hi) = if forward { (x, x.saturating_add(n)) } else { ((x + 1).saturating_sub(n), x + 1) };
+        if Self::BYTES > 0 && hi - lo == n {
+            if let Some(bytes) = row.get(lo.saturating_mul(Self::BYTES)..hi.saturating_mul(Self::BYTES)) {
+                // (Index loops: `chunks_exact` keeps a division by the chunk size on Cortex-M.)
+                let b = Self::BYTES;
+                for (i, v) in vals.iter_mut().enumerate() {
+                    let p = if forward { i } else { n - 1 - i };
+                    *v = Self::from_bytes(bytes.get(p * b..p * b + b).unwrap_or(&[]));
+                }
+                return u64::MAX.checked_shr(64 - n as u32).unwrap_or(0);
+            }
+        }
+        let mut bits = 0u64;
+        let mut at = x;
+        for (i, slot) in vals.iter_mut().enumerate() {
+            if let Some(v) = Self::get(row, at) {
+                *slot = v;
+                bits |= 1 << i;
+            }
+            at = if forward { at.wrapping_add(1) } else { at.wrapping_sub(1) };
+        }
+        bits
+    }
 }
 
 /// Indexed pixels of `B` bits (1, 2 or 4), leftmost in the most significant bits.
@@ -187,24 +215,33 @@ impl<const B: usize> RawFormat for Packed<B> {
         let byte = *row.get(bit >> 3)?;
         Some(u32::from(byte >> (8 - B - (bit & 7))) & ((1 << B) - 1))
     }
-    #[inline(always)]
-    fn color<C: SpriteColor>(colors: &Colors<'_, C>, v: u32) -> Option<C> {
-        colors.index_color(v)
-    }
 }
 
 impl RawFormat for Index8 {
+    const BYTES: usize = 1;
+
+    #[inline(always)]
+    fn from_bytes(b: &[u8]) -> u32 {
+        u32::from(b.first().copied().unwrap_or(0))
+    }
+
     #[inline(always)]
     fn get(row: &[u8], x: usize) -> Option<u32> {
         row.get(x).copied().map(u32::from)
     }
-    #[inline(always)]
-    fn color<C: SpriteColor>(colors: &Colors<'_, C>, v: u32) -> Option<C> {
-        colors.index_color(v)
-    }
 }
 
 impl RawFormat for Le565 {
+    const BYTES: usize = 2;
+
+    #[inline(always)]
+    fn from_bytes(b: &[u8]) -> u32 {
+        match b {
+            &[a, b] => u32::from(u16::from_le_bytes([a, b])),
+            _ => 0,
+        }
+    }
+
     #[inline(always)]
     fn get(row: &[u8], x: usize) -> Option<u32> {
         match row.get(2 * x..2 * x + 2)? {
@@ -212,13 +249,19 @@ impl RawFormat for Le565 {
             _ => None,
         }
     }
-    #[inline(always)]
-    fn color<C: SpriteColor>(_: &Colors<'_, C>, v: u32) -> Option<C> {
-        Some(C::from_rgb565_raw(v as u16))
-    }
 }
 
 impl RawFormat for Be565 {
+    const BYTES: usize = 2;
+
+    #[inline(always)]
+    fn from_bytes(b: &[u8]) -> u32 {
+        match b {
+            &[a, b] => u32::from(u16::from_be_bytes([a, b])),
+            _ => 0,
+        }
+    }
+
     #[inline(always)]
     fn get(row: &[u8], x: usize) -> Option<u32> {
         match row.get(2 * x..2 * x + 2)? {
@@ -226,13 +269,19 @@ impl RawFormat for Be565 {
             _ => None,
         }
     }
-    #[inline(always)]
-    fn color<C: SpriteColor>(_: &Colors<'_, C>, v: u32) -> Option<C> {
-        Some(C::from_rgb565_raw(v as u16))
-    }
 }
 
 impl RawFormat for Rgb888Bytes {
+    const BYTES: usize = 3;
+
+    #[inline(always)]
+    fn from_bytes(b: &[u8]) -> u32 {
+        match b {
+            &[r, g, b] => u32::from_be_bytes([0, r, g, b]),
+            _ => 0,
+        }
+    }
+
     #[inline(always)]
     fn get(row: &[u8], x: usize) -> Option<u32> {
         match row.get(3 * x..3 * x + 3)? {
@@ -240,31 +289,11 @@ impl RawFormat for Rgb888Bytes {
             _ => None,
         }
     }
-    #[inline(always)]
-    fn color<C: SpriteColor>(_: &Colors<'_, C>, v: u32) -> Option<C> {
-        Some(C::from_rgb888((v >> 16) as u8, (v >> 8) as u8, v as u8))
-    }
-}
-
-/// Pixel `x` of a raw row if its mask bit (when a mask applies) is 1 and it is not the key.
-#[inline(always)]
-pub(crate) fn raw_at<F: RawFormat>(row: &[u8], mask: Option<&[u8]>, key: Option<u32>, x: usize) -> Option<u32> {
-    if let Some(m) = mask {
-        if (m.get(x >> 3)? >> (7 - (x & 7))) & 1 == 0 {
-            return None;
-        }
-    }
-    let v = F::get(row, x)?;
-    if key == Some(v) {
-        None
-    } else {
-        Some(v)
-    }
 }
 
 /// The kind of the RLE segment a row decoder is in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Seg {
+enum Seg {
     /// Transparent pixels.
     Skip,
     /// Pixels whose values follow one after another, from `vpos`.
@@ -278,7 +307,7 @@ pub(crate) enum Seg {
 /// A forward decoder of one RLE row stream, pixel by pixel or segment by segment. Small and
 /// `Copy`: a copy taken at some column replays the row from there.
 #[derive(Clone, Copy)]
-pub(crate) struct RleRow {
+struct RleRow {
     /// The next control byte.
     pos: usize,
     /// The end of the row's stream.
@@ -286,8 +315,8 @@ pub(crate) struct RleRow {
     /// The column of the next pixel.
     pub(crate) col: u16,
     /// The current segment and how many of its pixels are left (cut at the row's width).
-    pub(crate) seg: Seg,
-    pub(crate) left: u16,
+    seg: Seg,
+    left: u16,
     /// Literal: the next value; run: the value.
     vpos: usize,
 }
@@ -370,66 +399,6 @@ impl RleRow {
             }
         }
     }
-
-    /// The value of the current run segment (after [`load`](Self::load)).
-    pub(crate) fn run_value(&self, src: &Source<'_>) -> Option<u32> {
-        src.rle_value(self.vpos, self.end)
-    }
-
-    /// Moves over up to `max` pixels that `valid` accepts, stopping before the first transparent
-    /// one; returns how many it moved over.
-    pub(crate) fn opaque_run(&mut self, src: &Source<'_>, max: u16, valid: impl Fn(u32) -> bool) -> u16 {
-        let mut m = 0;
-        while m < max {
-            self.load(src);
-            match self.seg {
-                Seg::End | Seg::Skip => break,
-                Seg::Run => match src.rle_value(self.vpos, self.end) {
-                    Some(v) if valid(v) => {
-                        let t = self.left.min(max - m);
-                        self.consume(src, t);
-                        m += t;
-                    }
-                    _ => break,
-                },
-                Seg::Literal => match src.rle_value(self.vpos, self.end) {
-                    Some(v) if valid(v) => {
-                        self.consume(src, 1);
-                        m += 1;
-                    }
-                    _ => break,
-                },
-            }
-        }
-        m
-    }
-
-    /// Moves over up to `max` transparent pixels, stopping before the first opaque one; returns
-    /// how many it moved over (`max` when the stream has ended).
-    pub(crate) fn transparent_run(&mut self, src: &Source<'_>, max: u16, valid: impl Fn(u32) -> bool) -> u16 {
-        let mut m = 0;
-        while m < max {
-            self.load(src);
-            let t = match self.seg {
-                Seg::End => {
-                    self.col = self.col.saturating_add(max - m);
-                    return max;
-                }
-                Seg::Skip => self.left.min(max - m),
-                Seg::Run => match src.rle_value(self.vpos, self.end) {
-                    Some(v) if valid(v) => break,
-                    _ => self.left.min(max - m),
-                },
-                Seg::Literal => match src.rle_value(self.vpos, self.end) {
-                    Some(v) if valid(v) => break,
-                    _ => 1,
-                },
-            };
-            self.consume(src, t);
-            m += t;
-        }
-        m
-    }
 }
 
 /// Random access into an RLE frame: remembers where the last read stopped, so reads that move
@@ -452,39 +421,53 @@ impl RleCursor {
         self.at = Some((sy, row));
         v
     }
-}
 
-/// Decodes row `y` of a frame into `out` (raw or RLE alike): `Some(stored value)` for an opaque
-/// pixel (a palette index, an RGB565 value in native byte order, or `0xRRGGBB`), `None` for a
-/// transparent one (colour key, mask, RLE skip, or missing data). Writes
-/// `min(width, out.len())` entries and returns that count (0 when `y` is not a row of the frame).
-///
-/// It needs no embedded-graphics types: a firmware with its own display code can blit with it.
-///
-/// ```
-/// use ossicle::draw::decode_row;
-/// use ossicle_format::sprite::{FramePixels, PixelFormat, Transparency};
-/// // One 4-pixel RLE row: a run of 3 × index 2, then the stream ends (the rest is transparent).
-/// let data = [4, 0, 0, 0, 0x82, 2];
-/// let frame = FramePixels {
-///     format: PixelFormat::Indexed8, transparency: Transparency::None, key: 0,
-///     palette: &[0; 9], x: 0, y: 0, width: 4, height: 1, rle: true, data: &data, mask: None,
-/// };
-/// let mut row = [None; 4];
-/// assert_eq!(decode_row(&frame, 0, &mut row), 4);
-/// assert_eq!(row, [Some(2), Some(2), Some(2), None]);
-/// ```
-pub fn decode_row(frame: &FramePixels<'_>, y: u32, out: &mut [Option<u32>]) -> usize {
-    let src = Source::new(frame);
-    let Ok(sy) = u16::try_from(y) else { return 0 };
-    if sy >= src.h {
-        return 0;
+    /// Reads `vals.len()` (at most 64) pixels of row `sy` from column `c0` into `vals`, a
+    /// segment at a time; returns the opacity bits (bit `i` set: `vals[i]` is an opaque value).
+    pub(crate) fn read(&mut self, src: &Source<'_>, sy: u16, c0: u16, vals: &mut [u32]) -> u64 {
+        let mut row = match self.at {
+            Some((y, r)) if y == sy && r.col <= c0 => r,
+            _ => RleRow::new(src, sy),
+        };
+        row.skip(src, c0 - row.col);
+        let vals = vals.get_mut(..vals.len().min(64)).unwrap_or(&mut []);
+        let vb = src.format.rle_value_bytes();
+        let mut bits = 0u64;
+        let mut i = 0;
+        while i < vals.len() {
+            row.load(src);
+            let want = u16::try_from(vals.len() - i).unwrap_or(u16::MAX);
+            if row.seg == Seg::End {
+                row.col = row.col.saturating_add(want);
+                break;
+            }
+            let m = row.left.min(want);
+            let span = vals.get_mut(i..i + usize::from(m)).unwrap_or(&mut []);
+            // 1 ≤ m and i + m ≤ 64.
+            let ones = u64::MAX.checked_shr(64 - u32::from(m)).unwrap_or(0) << i;
+            match row.seg {
+                Seg::Run => {
+                    if let Some(v) = src.rle_value(row.vpos, row.end) {
+                        span.fill(v);
+                        bits |= ones;
+                    }
+                }
+                Seg::Literal => {
+                    let mut at = row.vpos;
+                    for (t, slot) in span.iter_mut().enumerate() {
+                        if let Some(v) = src.rle_value(at, row.end) {
+                            *slot = v;
+                            bits |= 1 << (i + t);
+                        }
+                        at = at.saturating_add(vb);
+                    }
+                }
+                Seg::Skip | Seg::End => {}
+            }
+            row.consume(src, m);
+            i += usize::from(m);
+        }
+        self.at = Some((sy, row));
+        bits
     }
-    let mut row = RleRow::new(&src, sy);
-    let mut n = 0;
-    for (sx, slot) in (0..src.w).zip(out.iter_mut()) {
-        *slot = if src.rle { row.next(&src) } else { src.raw_opaque(sx, sy) };
-        n += 1;
-    }
-    n
 }

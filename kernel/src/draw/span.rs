@@ -1,7 +1,8 @@
 //! Emitting one destination row: opaque runs become `fill_contiguous` (or `fill_solid`) calls.
 
 use super::color::{Colors, SpriteColor};
-use super::pixels::{RleRow, Seg, Source};
+use super::pixels::Source;
+use super::sample::{Chunk, Sampler, CHUNK};
 use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::geometry::{Point, Size};
 use embedded_graphics_core::primitives::Rectangle;
@@ -39,167 +40,173 @@ impl Line {
     }
 }
 
-/// Repeats each colour of `inner` over its source pixel's block width.
-struct Widen<I, C> {
-    inner: I,
-    line: Line,
-    k: u32,
-    cur: Option<C>,
-    left: i64,
+/// Colours a span produces at a time into [`Chunks`]' buffer.
+const COLORS: usize = 32;
+
+/// A span's colours, produced [`COLORS`] at a time by a decoder behind `dyn`, so that a target's
+/// `fill_contiguous` is compiled once, and the indirect call is paid once per chunk, not per
+/// pixel.
+struct Chunks<'p, C> {
+    produce: &'p mut dyn FnMut(&mut [C]) -> usize,
+    buf: [C; COLORS],
+    len: usize,
+    i: usize,
 }
 
-impl<I: Iterator<Item = C>, C: Copy> Iterator for Widen<I, C> {
+impl<C: Copy> Iterator for Chunks<'_, C> {
     type Item = C;
 
     #[inline]
     fn next(&mut self) -> Option<C> {
-        while self.left <= 0 {
-            self.cur = Some(self.inner.next()?);
-            self.left = self.line.end(self.k).saturating_sub(self.line.start(self.k));
-            self.k = self.k.saturating_add(1);
+        if self.i >= self.len {
+            self.len = (self.produce)(&mut self.buf);
+            self.i = 0;
+            if self.len == 0 {
+                return None;
+            }
         }
-        self.left -= 1;
-        self.cur
+        let c = *self.buf.get(self.i)?;
+        self.i += 1;
+        Some(c)
     }
 }
 
-/// Draws source pixels `k0..k1` of `line` (all opaque) with `colors` (one per source pixel).
-#[inline]
-pub(crate) fn fill<D, I>(target: &mut D, line: &Line, k0: u32, k1: u32, colors: I) -> Result<(), D::Error>
-where
-    D: DrawTarget + ?Sized,
-    I: Iterator<Item = D::Color>,
-{
-    let Some(area) = line.area(k0, k1) else { return Ok(()) };
-    if line.s == 1 {
-        target.fill_contiguous(&area, colors)
-    } else {
-        target.fill_contiguous(&area, Widen { inner: colors, line: *line, k: k0, cur: None, left: 0 })
-    }
-}
-
-/// Draws a row whose source pixels `0..n` are read by random access: `sample(k)` is the stored
-/// value of pixel `k` if the mask/key leave it opaque, `valid` says whether a value has a colour,
-/// `color` gives it. Each run of pixels with colours becomes one call; `all_opaque` (no
-/// transparency possible) skips the scan for runs.
-pub(crate) fn random_row<D>(
+/// Hands one span to the target (not inlined: one copy per target type).
+#[inline(never)]
+fn emit<D>(
     target: &mut D,
-    line: &Line,
-    n: u32,
-    all_opaque: bool,
-    mut sample: impl FnMut(u32) -> Option<u32>,
-    valid: impl Fn(u32) -> bool,
-    color: impl Fn(u32) -> Option<D::Color>,
+    area: &Rectangle,
+    first: D::Color,
+    produce: &mut dyn FnMut(&mut [D::Color]) -> usize,
 ) -> Result<(), D::Error>
 where
     D: DrawTarget + ?Sized,
 {
-    if all_opaque {
-        return fill(target, line, 0, n, (0..n).filter_map(|k| sample(k).and_then(&color)));
-    }
-    let mut k = 0;
-    while k < n {
-        while k < n && !sample(k).is_some_and(&valid) {
-            k += 1;
-        }
-        let k0 = k;
-        while k < n && sample(k).is_some_and(&valid) {
-            k += 1;
-        }
-        if k > k0 {
-            fill(target, line, k0, k, (k0..k).filter_map(|j| sample(j).and_then(&color)))?;
-        }
-    }
-    Ok(())
+    target.fill_contiguous(area, Chunks { produce, buf: [first; COLORS], len: 0, i: 0 })
 }
 
-/// How many values a reversed RLE run decodes at a time (stack: 8 bytes each).
-const REVERSE_CHUNK: usize = 16;
-
-/// The stored values of `len` RLE pixels from `start`, last first: decoded `REVERSE_CHUNK` at a
-/// time into a small buffer, each chunk by replaying the row from `start`.
-struct Reversed<'s, 'a> {
-    src: &'s Source<'a>,
-    start: RleRow,
-    /// Pixels not yet decoded (those before the buffer).
-    todo: u16,
-    buf: [Option<u32>; REVERSE_CHUNK],
-    /// Values left in `buf` (`buf[..i]`, yielded from the back).
-    i: usize,
-}
-
-impl Iterator for Reversed<'_, '_> {
-    type Item = Option<u32>;
-
-    fn next(&mut self) -> Option<Option<u32>> {
-        if self.i == 0 {
-            if self.todo == 0 {
-                return None;
-            }
-            // REVERSE_CHUNK is 16: the conversions cannot fail.
-            let chunk = self.todo.min(REVERSE_CHUNK as u16);
-            self.todo -= chunk;
-            let mut r = self.start;
-            r.skip(self.src, self.todo);
-            for slot in self.buf.iter_mut().take(usize::from(chunk)) {
-                *slot = r.next(self.src);
-            }
-            self.i = usize::from(chunk);
-        }
-        self.i -= 1;
-        self.buf.get(self.i).copied()
-    }
-}
-
-/// Draws a row that reads source row `sy` of an RLE frame along its stream: source columns
-/// `lo..lo + m` are visible; `forward` maps column `lo + j` to pixel `k = j` of `line`, else to
-/// `k = m − 1 − j` (a mirrored row). Each opaque run becomes one call: `fill_solid` when it lies
-/// in a single RLE run, `fill_contiguous` otherwise (a mirrored run replays its stream backwards in
-/// chunks of 16 values).
+/// Draws one destination row: source pixels `0..n` of `line`, as `sampler` decodes them. Each
+/// run of opaque pixels becomes one call: `fill_solid` when all its stored values are equal,
+/// `fill_contiguous` otherwise. A run is found by decoding chunks until it ends; its colours are
+/// then produced from the chunk still decoded when the run lies in it (rows of up to 64 source
+/// pixels are decoded once), else by decoding again from the run's start. `all_opaque` (a raw
+/// frame without transparency and with a full palette) skips the search: the row is one run.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn rle_row<D>(
+pub(crate) fn draw_row<D>(
     target: &mut D,
-    src: &Source<'_>,
     line: &Line,
-    sy: u16,
-    lo: u16,
-    m: u16,
-    forward: bool,
+    n: u32,
+    all_opaque: bool,
+    sampler: &mut Sampler,
+    src: &Source<'_>,
     colors: &Colors<'_, D::Color>,
+    chunk: &mut Chunk,
 ) -> Result<(), D::Error>
 where
     D: DrawTarget + ?Sized,
     D::Color: SpriteColor,
 {
-    let valid = |v: u32| colors.valid(v);
-    let mut row = RleRow::new(src, sy);
-    row.skip(src, lo);
-    let mut off: u16 = 0;
-    while off < m {
-        off = off.saturating_add(row.transparent_run(src, m - off, valid));
-        if off >= m {
-            break;
-        }
-        let start = row;
-        let len = row.opaque_run(src, m - off, valid);
-        if len == 0 {
-            break; // cannot happen: the transparent run stopped before an opaque pixel
-        }
-        let (a, b) = (u32::from(off), u32::from(off) + u32::from(len));
-        off = off.saturating_add(len);
-        let (k0, k1) = if forward { (a, b) } else { (u32::from(m) - b, u32::from(m) - a) };
-        if start.seg == Seg::Run && len <= start.left {
-            if let (Some(area), Some(c)) = (line.area(k0, k1), start.run_value(src).and_then(|v| colors.color(v))) {
+    let limit = colors.limit();
+    let step = |k: u32| (n - k).min(CHUNK as u32);
+    chunk.len = 0;
+    let mut k = 0;
+    while k < n {
+        let (start, same) = if all_opaque {
+            k = n;
+            (0, None)
+        } else {
+            if !chunk.covers(k) {
+                sampler.decode(src, limit, k, step(k), chunk);
+            }
+            let i = k - chunk.k0;
+            let gap = (chunk.bits >> i).trailing_zeros().min(chunk.len - i);
+            if gap > 0 {
+                k += gap;
+                continue;
+            }
+            // An opaque run starts at k: follow it across chunks.
+            let (start, first) = (k, chunk.get(k));
+            let mut same = true;
+            loop {
+                let i = k - chunk.k0;
+                let left = chunk.len - i;
+                let run = (chunk.bits >> i).trailing_ones().min(left);
+                let (a, b) = (i as usize, (i + run) as usize);
+                same = same && chunk.vals.get(a..b).is_some_and(|v| v.iter().all(|&v| Some(v) == first));
+                k += run;
+                if run < left || k >= n {
+                    break;
+                }
+                sampler.decode(src, limit, k, step(k), chunk);
+            }
+            (start, first.filter(|_| same))
+        };
+        let Some(area) = line.area(start, k) else { continue };
+        if let Some(v) = same {
+            if let Some(c) = colors.color(v) {
                 target.fill_solid(&area, c)?;
             }
-        } else if forward {
-            let mut replay = start;
-            let values = (0..len).map(move |_| replay.next(src));
-            fill(target, line, k0, k1, values.filter_map(|v| v.and_then(|v| colors.color(v))))?;
-        } else {
-            let values = Reversed { src, start, todo: len, buf: [None; REVERSE_CHUNK], i: 0 };
-            fill(target, line, k0, k1, values.filter_map(|v| v.and_then(|v| colors.color(v))))?;
+            continue;
         }
+        // The colours, decoding again where the chunk does not hold them.
+        if !chunk.covers(start) {
+            sampler.decode(src, limit, start, step(start), chunk);
+        }
+        let Some(first) = chunk.get(start).and_then(|v| colors.color(v)) else { continue };
+        let end = k;
+        let mut j = start;
+        if line.s == 1 {
+            // Whole stretches of the chunk at a time.
+            let mut produce = |out: &mut [D::Color]| {
+                let mut m = 0;
+                while m < out.len() && j < end {
+                    if !chunk.covers(j) {
+                        sampler.decode(src, limit, j, step(j), chunk);
+                    }
+                    let i = (j - chunk.k0) as usize;
+                    let take = (chunk.len - (j - chunk.k0)).min(end - j) as usize;
+                    let take = take.min(out.len() - m);
+                    match (chunk.vals.get(i..i + take), out.get_mut(m..m + take)) {
+                        (Some(v), Some(o)) if take > 0 => colors.convert(v, o),
+                        _ => break,
+                    }
+                    j += take as u32;
+                    m += take;
+                }
+                m
+            };
+            emit(target, &area, first, &mut produce)?;
+            continue;
+        }
+        let mut color_of = |j: u32| {
+            if !chunk.covers(j) {
+                sampler.decode(src, limit, j, step(j), chunk);
+            }
+            chunk.get(j).and_then(|v| colors.color(v))
+        };
+        let mut cur = first;
+        let mut left = line.end(start).saturating_sub(line.start(start));
+        let mut produce = |out: &mut [D::Color]| {
+            let mut m = 0;
+            for slot in out.iter_mut() {
+                if left <= 0 {
+                    j += 1;
+                    if j >= end {
+                        break;
+                    }
+                    match color_of(j) {
+                        Some(c) => cur = c,
+                        None => break,
+                    }
+                    left = line.end(j).saturating_sub(line.start(j));
+                }
+                *slot = cur;
+                left -= 1;
+                m += 1;
+            }
+            m
+        };
+        emit(target, &area, first, &mut produce)?;
     }
     Ok(())
 }
