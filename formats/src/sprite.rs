@@ -46,9 +46,11 @@
 //! # RLE frame data
 //!
 //! A row-offset table of `h` u32 LE values (offsets of each row's stream, relative to the start of
-//! the frame's data, non-decreasing, inside `len`), then the row streams. A row stream is a
-//! sequence of runs until `w` pixels are covered (a run that would pass `w` is cut at `w`; a
-//! stream that ends early leaves the rest of the row transparent):
+//! the frame's data, non-decreasing, inside `len`), then the row streams. Row `r`'s stream runs
+//! from its offset to row `r + 1`'s offset (the last row's to the end of the data), so rows are
+//! never shared through equal offsets: equal offsets make an empty, fully transparent row. A row
+//! stream is a sequence of runs until `w` pixels are covered (a run that would pass `w` is cut at
+//! `w`; a stream that ends early leaves the rest of the row transparent):
 //!
 //! ```text
 //! control 0x00..=0x3F   literal: control + 1 pixels follow, each a stored pixel value
