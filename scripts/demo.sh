@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The main job: builds the bundled sample source into blobs (Q16.16 and f32) with the host tool,
-# shows what is in them, then loads them with the kernel and evaluates them.
+# The main job: builds the bundled samples into blobs with the host tool, shows what is in them, then
+# loads them with the kernel: evaluates the foundation sample, renders the tween scene, and renders
+# every sample sprite animation (one play-through each) to an animated GIF and a folder of PNG frames
+# with frames.json, all drawn by the kernel's blitter. Everything lands in target/demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p target/demo
@@ -12,3 +14,17 @@ $bin/ossicle inspect target/demo/foundation.q16.osb
 $bin/foundation target/demo/foundation.q16.osb target/demo/foundation.f32.osb
 # Tweens and motions: a UI slide-in, a coin pop and a screen shake, as PNG frames.
 $bin/tweens target/demo/tweens
+# Sprites: the team's sample art (samples/sprites: a grid sheet + .anim.xml, a folder of PNGs +
+# .anim.xml, an Aseprite-style JSON sheet) -> one blob -> the kernel's player and blitter -> GIF/PNG.
+$bin/ossicle build samples/sprites/coin/coin.anim.xml samples/sprites/slime.anim.xml \
+    samples/sprites/knight/knight.json -o target/demo/sprites.osb --scalar q16
+$bin/ossicle inspect target/demo/sprites.osb | grep -E '^  (sprite|  animation)'
+mkdir -p target/demo/sprites
+for anim in coin:spin coin:wobble slime:bounce slime:squish knight:idle knight:walk; do
+    sprite=${anim%%:*}; name=${anim#*:}
+    $bin/ossicle render target/demo/sprites.osb --sprite "$sprite" --animation "$name" --scale 4 \
+        --out "target/demo/sprites/$sprite-$name.gif"
+    $bin/ossicle render target/demo/sprites.osb --sprite "$sprite" --animation "$name" \
+        --out "target/demo/sprites/$sprite-$name"
+done
+echo "demo output: target/demo (sprites: target/demo/sprites/*.gif and PNG folders with frames.json)"
