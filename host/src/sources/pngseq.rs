@@ -19,7 +19,6 @@ use crate::atlas;
 use crate::error::{io_reason, HostError};
 use crate::ir::{Origin, Project, RgbaImage, Sprite, SpriteFrame, SpriteFrames};
 use crate::sources::texturepacker::default_animation;
-use crate::sources::{read_limited, MAX_SOURCE_BYTES};
 use ossicle_format::sprite::{MAX_SPRITE_FRAMES, MAX_SPRITE_SIZE};
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
@@ -208,114 +207,12 @@ pub fn trim(image: &RgbaImage) -> (u32, u32, RgbaImage) {
     (x0, y0, cut)
 }
 
-/// Reads and decodes a PNG file (the sprite sources' default image loader).
-pub(crate) fn read_png(path: &Path) -> Result<RgbaImage, HostError> {
-    let bytes = read_limited(path, MAX_SOURCE_BYTES)?;
-    decode_png(path, &bytes)
-}
-
-/// Decodes PNG bytes (from `file`, named in errors) into RGBA8: gray, palette, 16-bit and alpha-less
-/// images are expanded. The size is checked against [`MAX_IMAGE_PIXELS`] before pixels are decoded.
-pub(crate) fn decode_png(file: &Path, bytes: &[u8]) -> Result<RgbaImage, HostError> {
-    let bad = |e: png::DecodingError| HostError::file(file, format!("not a readable PNG: {e}"));
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(png::Transformations::ALPHA | png::Transformations::STRIP_16);
-    decoder.set_ignore_text_chunk(true);
-    let (width, height) = {
-        let info = decoder.read_header_info().map_err(bad)?;
-        (info.width, info.height)
-    };
-    let pixels = u64::from(width) * u64::from(height);
-    if pixels > MAX_IMAGE_PIXELS {
-        return Err(HostError::file(
-            file,
-            format!("image is {width}×{height} = {pixels} pixels, over the limit of {MAX_IMAGE_PIXELS}"),
-        ));
-    }
-    let mut reader = decoder.read_info().map_err(bad)?;
-    let size = reader.output_buffer_size().ok_or_else(|| HostError::file(file, "image too large"))?;
-    let mut buf = vec![0; size];
-    let out = reader.next_frame(&mut buf).map_err(bad)?;
-    let data = buf.get(..out.buffer_size()).unwrap_or(&[]);
-    let (color, depth) = reader.output_color_type();
-    if depth != png::BitDepth::Eight {
-        return Err(HostError::file(file, format!("unsupported PNG bit depth {depth:?} after expansion")));
-    }
-    let rgba: Vec<[u8; 4]> = match color {
-        png::ColorType::Rgba => data.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect(),
-        png::ColorType::Rgb => data.chunks_exact(3).map(|c| [c[0], c[1], c[2], 255]).collect(),
-        png::ColorType::GrayscaleAlpha => data.chunks_exact(2).map(|c| [c[0], c[0], c[0], c[1]]).collect(),
-        png::ColorType::Grayscale => data.iter().map(|&g| [g, g, g, 255]).collect(),
-        png::ColorType::Indexed => {
-            return Err(HostError::file(file, "palette PNG was not expanded"));
-        }
-    };
-    if rgba.len() as u64 != pixels {
-        return Err(HostError::file(file, "PNG pixel data is shorter than its size"));
-    }
-    Ok(RgbaImage { width, height, pixels: rgba })
-}
+// PNG decoding is `png_util`'s (one decoder, one size limit for every sprite source).
+pub(crate) use super::png_util::load_png as read_png;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn encode(width: u32, height: u32, color: png::ColorType, depth: png::BitDepth, data: &[u8]) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut enc = png::Encoder::new(&mut out, width, height);
-        enc.set_color(color);
-        enc.set_depth(depth);
-        if color == png::ColorType::Indexed {
-            enc.set_palette(vec![255, 0, 0, 0, 0, 255]);
-            enc.set_trns(vec![128, 255]);
-        }
-        let mut w = enc.write_header().unwrap();
-        w.write_image_data(data).unwrap();
-        w.finish().unwrap();
-        out
-    }
-
-    #[test]
-    fn decodes_every_colour_type_to_rgba8() {
-        let f = Path::new("t.png");
-        let img = decode_png(f, &encode(2, 1, png::ColorType::Grayscale, png::BitDepth::Eight, &[7, 200])).unwrap();
-        assert_eq!(img.pixels, [[7, 7, 7, 255], [200, 200, 200, 255]]);
-        let img = decode_png(f, &encode(1, 1, png::ColorType::GrayscaleAlpha, png::BitDepth::Eight, &[9, 3])).unwrap();
-        assert_eq!(img.pixels, [[9, 9, 9, 3]]);
-        let img = decode_png(f, &encode(1, 1, png::ColorType::Rgb, png::BitDepth::Eight, &[1, 2, 3])).unwrap();
-        assert_eq!(img.pixels, [[1, 2, 3, 255]]);
-        let rgb16 = [0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xff, 0xff];
-        let img = decode_png(f, &encode(1, 1, png::ColorType::Rgba, png::BitDepth::Sixteen, &rgb16)).unwrap();
-        assert_eq!(img.pixels, [[0x12, 0x56, 0x9a, 0xff]]);
-        // Two 4-bit palette indices in one byte: 0 (red, alpha 128) and 1 (blue, opaque).
-        let img = decode_png(f, &encode(2, 1, png::ColorType::Indexed, png::BitDepth::Four, &[0x01])).unwrap();
-        assert_eq!(img.pixels, [[255, 0, 0, 128], [0, 0, 255, 255]]);
-    }
-
-    #[test]
-    fn refuses_huge_or_broken_pngs_before_decoding() {
-        let f = Path::new("t.png");
-        // A header claiming 65536 × 65536 pixels, and nothing after it.
-        let mut bytes = encode(1, 1, png::ColorType::Rgba, png::BitDepth::Eight, &[0; 4]);
-        bytes[16..24].copy_from_slice(&[0, 1, 0, 0, 0, 1, 0, 0]);
-        let crc = crc32(&bytes[12..29]);
-        bytes[29..33].copy_from_slice(&crc.to_be_bytes());
-        let e = decode_png(f, &bytes[..33]).unwrap_err();
-        assert!(e.reason.contains("65536×65536") && e.reason.contains("over the limit"), "{e}");
-        let e = decode_png(f, b"not a png").unwrap_err();
-        assert!(e.reason.starts_with("not a readable PNG"), "{e}");
-    }
-
-    fn crc32(data: &[u8]) -> u32 {
-        let mut crc = !0u32;
-        for &b in data {
-            crc ^= u32::from(b);
-            for _ in 0..8 {
-                crc = if crc & 1 != 0 { (crc >> 1) ^ 0xedb8_8320 } else { crc >> 1 };
-            }
-        }
-        !crc
-    }
 
     #[test]
     fn trims_to_the_alpha_bounding_box() {
