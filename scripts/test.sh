@@ -40,6 +40,31 @@ step "tests (unit, doc, conformance)"
 cargo test --workspace
 cargo test -p ossicle --features fast-math,graphics
 
+step "SDL2 builds: ossicle sim (host feature sim) and the sprites example's window (feature window)"
+# They need SDL2's development files (Debian: libsdl2-dev) to link; installed when run as root with
+# apt-get, otherwise the step is skipped with the reason. No window is opened: the sim unit tests draw
+# into an off-screen display.
+have_sdl2() { command -v sdl2-config >/dev/null 2>&1 || pkg-config --exists sdl2 2>/dev/null; }
+if ! have_sdl2 && [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+  echo "installing libsdl2-dev (apt-get)"
+  if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsdl2-dev >/dev/null; }; then
+    echo "apt-get could not install libsdl2-dev" >&2
+  fi
+fi
+if have_sdl2; then
+  echo "SDL2 $(sdl2-config --version 2>/dev/null || pkg-config --modversion sdl2)"
+  cargo check -p ossicle-host --features sim
+  cargo check -p ossicle-examples --features window --bin sprites
+  cargo clippy -p ossicle-host --all-targets --features sim -- -D warnings
+  cargo clippy -p ossicle-examples --all-targets --features window -- -D warnings
+  cargo test -p ossicle-host --features sim --lib sim
+else
+  echo "skipped: SDL2's development files are missing (no sdl2-config, and pkg-config finds no sdl2) and" \
+    "cannot be installed here (that needs root and apt-get); install them (Debian/Ubuntu: sudo apt-get install" \
+    "libsdl2-dev; Fedora: sudo dnf install SDL2-devel; macOS: brew install sdl2) to check these builds"
+fi
+
 step "kernel cross-builds (no_std, no alloc)"
 for t in thumbv6m-none-eabi thumbv7em-none-eabihf; do
   for f in "" "fast-math" "defmt" "graphics" "fast-math,defmt,graphics"; do

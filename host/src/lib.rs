@@ -10,6 +10,8 @@ pub mod ir;
 pub mod output;
 pub mod pixels;
 pub mod render;
+#[cfg(feature = "sim")]
+pub mod sim;
 pub mod sources;
 pub mod write;
 

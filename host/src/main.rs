@@ -64,6 +64,24 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         scale: u8,
     },
+    /// Play a sprite animation of a blob in a window (needs a binary built with the `sim` feature).
+    ///
+    /// The kernel's player plays it in a loop at real time. Keys: space pause/resume, left/right
+    /// previous/next animation, R restart, F flip, Escape quit. Build with `cargo build -p ossicle-host
+    /// --features sim` (needs SDL2's development files, Debian: libsdl2-dev).
+    Sim {
+        /// The blob.
+        blob: PathBuf,
+        /// The sprite to show.
+        #[arg(long)]
+        sprite: String,
+        /// The animation to start with (default: the sprite's first).
+        #[arg(long)]
+        animation: Option<String>,
+        /// Integer scale, 1 to 16.
+        #[arg(long, default_value_t = 4)]
+        scale: u8,
+    },
     /// Show what a blob holds.
     Inspect {
         /// The blob.
@@ -211,6 +229,7 @@ fn run(cli: Cli) -> Result<(), HostError> {
             eprintln!("{summary}");
             Ok(())
         }
+        Command::Sim { blob, sprite, animation, scale } => sim(blob, sprite, animation, scale),
         Command::Inspect { blob, json } => {
             let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
             if json {
@@ -222,6 +241,26 @@ fn run(cli: Cli) -> Result<(), HostError> {
             Ok(())
         }
     }
+}
+
+/// `ossicle sim` (feature `sim`): a window.
+#[cfg(feature = "sim")]
+fn sim(blob: PathBuf, sprite: String, animation: Option<String>, scale: u8) -> Result<(), HostError> {
+    let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
+    ossicle_host::sim::run(&blob, &bytes, &ossicle_host::sim::SimOptions { sprite, animation, scale })
+}
+
+/// `ossicle sim` in a binary built without the `sim` feature: says how to get it (the subcommand
+/// exists either way, so the CLI is the same in every build).
+#[cfg(not(feature = "sim"))]
+fn sim(blob: PathBuf, _sprite: String, _animation: Option<String>, _scale: u8) -> Result<(), HostError> {
+    Err(HostError::file(
+        blob,
+        "cannot open a window: this ossicle was built without the `sim` feature; build it with \
+         `cargo build -p ossicle-host --features sim` (or `cargo install --path host --features sim`), which \
+         needs the SDL2 development files (Debian/Ubuntu: apt-get install libsdl2-dev); `ossicle render` writes \
+         the frames to a GIF or PNGs without a window",
+    ))
 }
 
 fn main() -> ExitCode {
