@@ -27,4 +27,7 @@ for anim in coin:spin coin:wobble slime:bounce slime:squish knight:idle knight:w
     $bin/ossicle render target/demo/sprites.osb --sprite "$sprite" --animation "$name" \
         --out "target/demo/sprites/$sprite-$name"
 done
+# The sample sprites in a simulated 160 x 128 handheld screen, redrawn by dirty rectangles (PNG
+# frames; `cargo run -p ossicle-examples --features window --bin sprites -- --window` opens a window).
+$bin/sprites target/demo/sprites.osb --out target/demo/sprites-scene --frames 240
 echo "demo output: target/demo (sprites: target/demo/sprites/*.gif and PNG folders with frames.json)"

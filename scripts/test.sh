@@ -39,6 +39,8 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 step "tests (unit, doc, conformance)"
 cargo test --workspace
 cargo test -p ossicle --features fast-math,graphics
+# The sprite scene example checks itself: every incrementally redrawn frame equals a full redraw.
+cargo run --quiet -p ossicle-examples --bin sprites -- --frames 120 --out target/test-sprites-scene >/dev/null
 
 step "SDL2 builds: ossicle sim (host feature sim) and the sprites example's window (feature window)"
 # They need SDL2's development files (Debian: libsdl2-dev) to link; installed when run as root with
