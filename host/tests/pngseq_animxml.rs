@@ -275,3 +275,34 @@ fn anim_xml_errors() {
     let e = bad("<!DOCTYPE x [<!ENTITY a \"b\">]><animations/>".into());
     assert!(e.reason.contains("DTD"), "{e}");
 }
+
+#[test]
+fn an_aseprite_json_atlas_keeps_its_durations_and_tags() {
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/sprites/knight");
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["knight.json", "knight.png"] {
+        std::fs::copy(samples.join(f), dir.path().join(f)).unwrap();
+    }
+    // Without <animation>: the export's tags, with its per-frame durations (300 ms idle, 120 ms walk).
+    let xml = dir.path().join("a.anim.xml");
+    std::fs::write(&xml, r#"<animations name="k"><sheet atlas="knight.json"/></animations>"#).unwrap();
+    let p = ossicle_host::sources::load_source(&xml).unwrap();
+    let s = &p.sprites[0];
+    let names: Vec<&str> = s.animations.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["idle", "walk", "step_once"]);
+    assert_eq!(s.animations[0].mode, ossicle_host::ir::PlayMode::PingPong);
+    let d: Vec<Option<f64>> = s.frames.iter().map(|f| f.duration).collect();
+    assert_eq!(d, [Some(0.3), Some(0.3), Some(0.12), Some(0.12), Some(0.12), Some(0.12)]);
+    // With an <animation>: its frames, the frames' own durations where it gives none.
+    std::fs::write(
+        &xml,
+        r#"<animations name="k"><sheet atlas="knight.json"/><animation name="march" frames="2,3,4,5,4"/></animations>"#,
+    )
+    .unwrap();
+    let p = ossicle_host::sources::load_source(&xml).unwrap();
+    let a = &p.sprites[0].animations[0];
+    assert_eq!(
+        (a.name.as_str(), a.frames.clone()),
+        ("march", ossicle_host::ir::SpriteFrames::List(vec![2, 3, 4, 5, 4]))
+    );
+}

@@ -17,6 +17,7 @@
 use crate::atlas;
 use crate::error::HostError;
 use crate::ir::{Origin, PlayMode, Project, RgbaImage, Sprite, SpriteAnimation, SpriteFrame, SpriteFrames};
+use crate::sources::aseprite_json;
 use crate::sources::texturepacker::{default_animation, frames_of, DEFAULT_FPS};
 use crate::sources::{pngseq, read_limited, texturepacker, MAX_SOURCE_BYTES};
 use ossicle_format::sprite::{MAX_FRAME_EVENTS, MAX_SPRITE_ANIMATIONS, MAX_SPRITE_FRAMES, MAX_SPRITE_SIZE};
@@ -251,12 +252,22 @@ fn parse_sheet(x: &Xml<'_, '_>, node: Node<'_, '_>, files: &Files<'_>) -> Result
     }
     match kinds[0] {
         "atlas" => {
-            // TODO(aseprite-json): when the JSON's meta.app is Aseprite, use
-            // crate::sources::aseprite_json::parse instead (durations and frame tags); it reads as a
-            // TexturePacker sheet until then.
             let bytes = (files.read_file)(&target).map_err(|e| {
                 x.at_attr(node, "atlas", format!("cannot read the atlas {}: {}", target.display(), e.reason))
             })?;
+            // An Aseprite export keeps its durations and tags; anything else is a TexturePacker sheet.
+            let app = serde_json::from_slice::<serde_json::Value>(&bytes)
+                .ok()
+                .and_then(|v| v.pointer("/meta/app").and_then(|a| a.as_str()).map(str::to_ascii_lowercase));
+            if app.is_some_and(|a| a.contains("aseprite")) {
+                let project = aseprite_json::parse_with(&target, &bytes, |p| (files.load_png)(p).map(Some))?;
+                let sprite = project.sprites.into_iter().next().ok_or_else(|| {
+                    x.at_attr(node, "atlas", format!("the Aseprite sheet {} holds no sprite", target.display()))
+                })?;
+                // Aseprite sheets' frames are referred to by number (their names are file names
+                // Aseprite made up, such as "hero 3.aseprite").
+                return Ok(Sheet { sprite, names: Vec::new() });
+            }
             let (sprite, names) = texturepacker::parse_sheet(&target, &bytes, files.load_png, files.read_file)?;
             Ok(Sheet { sprite, names })
         }
