@@ -54,3 +54,20 @@ pub fn io_reason(e: &std::io::Error) -> String {
         }
     }
 }
+
+/// A serde_json error as a host error at `line:column` (serde_json's own " at line L column C"
+/// suffix moves to the place), with `prefix` before the reason for data errors (a document of the
+/// wrong shape), e.g. "not an Aseprite sprite sheet: ".
+pub fn json_error(path: &Path, e: &serde_json::Error, prefix: &str) -> HostError {
+    let msg = e.to_string();
+    let reason = match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg,
+    };
+    let reason = if e.is_data() { format!("{prefix}{reason}") } else { reason };
+    if e.line() == 0 {
+        HostError::file(path, reason)
+    } else {
+        HostError::at(path, format!("{}:{}", e.line(), e.column()), reason)
+    }
+}

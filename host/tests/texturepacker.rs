@@ -5,27 +5,10 @@ use ossicle_host::ir::{RgbaImage, Sprite, SpriteFrames};
 use ossicle_host::sources::texturepacker::{self, DEFAULT_FPS};
 use ossicle_host::HostError;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// The fixtures folder, or `None` (after saying so) when absent; with `OSSICLE_REQUIRE_FIXTURES=1`
-/// absence fails the test.
-fn fixtures() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("OSSICLE_FIXTURES").map(PathBuf::from),
-        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures")),
-    ];
-    for dir in candidates.into_iter().flatten() {
-        if dir.join("SOURCES.md").is_file() {
-            return Some(dir);
-        }
-    }
-    let msg = "fixtures not found: set OSSICLE_FIXTURES or place them at ../shared/fixtures";
-    if std::env::var("OSSICLE_REQUIRE_FIXTURES").is_ok_and(|v| v == "1") {
-        panic!("{msg} (required because OSSICLE_REQUIRE_FIXTURES=1)");
-    }
-    eprintln!("skipping: {msg}");
-    None
-}
+mod common;
+use common::fixtures;
 
 /// Decodes an 8-bit RGBA PNG with the png crate directly (independent of the host's decoder).
 fn page(path: &Path) -> RgbaImage {

@@ -65,7 +65,8 @@ pub fn parse_with(
     if bytes.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| b != b'{') {
         return Err(not_a_sheet(path, "the JSON is not an object"));
     }
-    let sheet: Sheet = serde_json::from_slice(bytes).map_err(|e| json_error(path, e))?;
+    let sheet: Sheet = serde_json::from_slice(bytes)
+        .map_err(|e| crate::error::json_error(path, &e, "not an Aseprite sprite sheet: "))?;
     let frames = sheet.frames.ok_or_else(|| not_a_sheet(path, "it has no \"frames\""))?;
     let meta = sheet.meta.ok_or_else(|| not_a_sheet(path, "it has no \"meta\""))?;
     let at = |place: String, reason: String| HostError::at(path, place, reason);
@@ -342,21 +343,6 @@ fn load_sheet(
         "/meta/image",
         format!("sheet image {image:?} not found (looked for {})", list.join(" and ")),
     ))
-}
-
-fn json_error(path: &Path, e: serde_json::Error) -> HostError {
-    let msg = e.to_string();
-    // serde_json appends " at line L column C"; the place goes in front instead.
-    let reason = match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg,
-    };
-    let reason = if e.is_data() { format!("not an Aseprite sprite sheet: {reason}") } else { reason };
-    if e.line() == 0 {
-        HostError::file(path, reason)
-    } else {
-        HostError::at(path, format!("{}:{}", e.line(), e.column()), reason)
-    }
 }
 
 fn not_a_sheet(path: &Path, why: &str) -> HostError {

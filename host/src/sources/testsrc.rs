@@ -43,19 +43,7 @@ struct Test {
 
 /// Parses a test source.
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
-    let src: Source = serde_json::from_slice(bytes).map_err(|e| {
-        let msg = e.to_string();
-        // serde_json appends " at line L column C"; we put the place in front instead.
-        let reason = match msg.rfind(" at line ") {
-            Some(i) => msg[..i].to_string(),
-            None => msg,
-        };
-        if e.line() == 0 {
-            HostError::file(path, reason)
-        } else {
-            HostError::at(path, format!("{}:{}", e.line(), e.column()), reason)
-        }
-    })?;
+    let src: Source = serde_json::from_slice(bytes).map_err(|e| crate::error::json_error(path, &e, ""))?;
     if src.format != FORMAT {
         return Err(HostError::at(path, "/format", format!("format is {:?}, expected {FORMAT:?}", src.format)));
     }

@@ -171,21 +171,6 @@ fn pointer_token(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
 }
 
-/// A serde_json error as a host error at `line:column`.
-fn json_error(path: &Path, e: &serde_json::Error) -> HostError {
-    let msg = e.to_string();
-    // serde_json appends " at line L column C"; the place goes in front instead.
-    let reason = match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg,
-    };
-    if e.line() == 0 {
-        HostError::file(path, reason)
-    } else {
-        HostError::at(path, format!("{}:{}", e.line(), e.column()), reason)
-    }
-}
-
 /// Reads typed fields of one page, naming the file and JSON pointer in errors.
 struct Reader<'a> {
     file: &'a Path,
@@ -291,7 +276,7 @@ const NOT_A_SHEET: &str = "not a TexturePacker sprite sheet";
 
 fn parse_page(file: &Path, bytes: &[u8]) -> Result<Page, HostError> {
     let r = Reader { file };
-    let root: Json = serde_json::from_slice(bytes).map_err(|e| json_error(file, &e))?;
+    let root: Json = serde_json::from_slice(bytes).map_err(|e| crate::error::json_error(file, &e, ""))?;
     if !matches!(root, Json::Obj(_)) {
         return Err(HostError::file(file, format!("{NOT_A_SHEET}: the top level is {}, not an object", root.kind())));
     }
