@@ -1310,12 +1310,18 @@ fn affine_rotation<S: Scalar>(tol: f64) {
         }
     }
     assert!(drawn > 5000, "{drawn}");
-    assert!(mismatches * 200 < drawn, "{mismatches} of {drawn}");
+    // With `fast-math`, f32 sin/cos are micromath's (errors about 1e-3): the transform itself is off
+    // by that much, so more samples land on the other side of an edge (measured: 0.9 %).
+    let per_mille =
+        if S::ENCODING == ossicle::asset::ScalarEncoding::F32 && cfg!(feature = "fast-math") { 30 } else { 5 };
+    assert!(mismatches * 1000 < drawn * per_mille, "{mismatches} of {drawn}");
 }
 
 #[test]
 fn affine_rotation_f32() {
-    affine_rotation::<f32>(1e-3);
+    // Sample points of the kernel's transform lie within `tol` source pixels of the exact ones:
+    // f32 rounding (libm), or micromath's sin/cos errors times coordinates up to ~60 px.
+    affine_rotation::<f32>(if cfg!(feature = "fast-math") { 0.1 } else { 1e-3 });
 }
 #[test]
 fn affine_rotation_q16() {
