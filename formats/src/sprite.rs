@@ -71,7 +71,9 @@
 //!                       bit 2: looping; bit 3: `start` is a frame list; bit 4: durations; bit 5: events
 //! 12  u32  start        range: first frame; list: word index of `frame_count` frame indices in `words`
 //! 16  u32  end          range: last frame, inclusive (counting down when end < start); list: 0
-//! 20  u32  fps          scalar word (blob encoding); ≤ 0 holds frames without a duration
+//! 20  u32  frame_time   scalar word (blob encoding): seconds a frame without its own duration
+//!                       shows (1 / fps, rounded once by the host, so players never divide); ≤ 0
+//!                       holds such frames
 //! 24  u32  repeat       see the kernel's `AnimationInfo::repeat`
 //! 28  u32  durations    word index of `frame_count` scalar words (seconds per relative frame), if bit 4
 //! 32  u32  events       word index of `frame_count` (first, count) word pairs, if bit 5: event names of
@@ -518,8 +520,8 @@ pub struct AnimationRecord {
     pub start: u32,
     /// Range end (inclusive).
     pub end: u32,
-    /// Frames per second (scalar word).
-    pub fps: u32,
+    /// Seconds per frame for frames without a duration (scalar word; ≤ 0 holds them).
+    pub frame_time: u32,
     /// Repeat count.
     pub repeat: u32,
     /// Word index of the durations.
@@ -539,7 +541,7 @@ impl AnimationRecord {
             flags: w.get(2)?,
             start: w.get(3)?,
             end: w.get(4)?,
-            fps: w.get(5)?,
+            frame_time: w.get(5)?,
             repeat: w.get(6)?,
             durations: w.get(7)?,
             events: w.get(8)?,
@@ -555,7 +557,7 @@ impl AnimationRecord {
             self.flags,
             self.start,
             self.end,
-            self.fps,
+            self.frame_time,
             self.repeat,
             self.durations,
             self.events,
@@ -750,7 +752,11 @@ impl<'a> SpriteSection<'a> {
         let sprite = SectionDefect::Sprite;
         let known = ANIM_MODE_MASK | ANIM_FLAG_LOOP | ANIM_FLAG_LIST | ANIM_FLAG_DURATIONS | ANIM_FLAG_EVENTS;
         let n = a.frame_count;
-        if n == 0 || n > MAX_SPRITE_FRAMES.saturating_mul(16) || a.flags & !known != 0 || !time_ok(encoding, a.fps) {
+        if n == 0
+            || n > MAX_SPRITE_FRAMES.saturating_mul(16)
+            || a.flags & !known != 0
+            || !time_ok(encoding, a.frame_time)
+        {
             return Err(sprite(SpriteDefect::AnimationHeader { animation }));
         }
         let words_err = sprite(SpriteDefect::AnimationWords { animation });

@@ -273,7 +273,7 @@ mod sprites {
                     flags: ANIM_FLAG_LOOP,
                     start: 0,
                     end: 1,
-                    fps: q(8.0),
+                    frame_time: q(0.125),
                     ..Default::default()
                 },
                 AnimationRecord {
@@ -282,7 +282,7 @@ mod sprites {
                     flags: 2 | ANIM_FLAG_LIST | ANIM_FLAG_DURATIONS | ANIM_FLAG_EVENTS,
                     start: 0,
                     end: 0,
-                    fps: 0,
+                    frame_time: 0,
                     repeat: 2,
                     durations: 3,
                     events: 6,
@@ -476,7 +476,7 @@ mod sprites {
     #[test]
     fn f32_times_must_be_finite() {
         let mut p = parts();
-        p.animations[0].fps = f32::NAN.to_bits();
+        p.animations[0].frame_time = f32::NAN.to_bits();
         let mut w = BlobWriter::new(ScalarEncoding::F32);
         for s in ["hero", "walk", "blink", "hit"] {
             w.intern(s);

@@ -117,7 +117,7 @@ pub fn describe_sprite(asset: &Asset<'_>, sp: &ossicle::sprite::BlobSprite<'_>) 
             });
             let mode = ["forward", "reverse", "pingpong", "pingpong_reverse"][usize::from(a.mode() & 3)];
             json!({
-                "name": asset.string(a.name), "frames": list, "fps": encoding.decode_f64(a.fps),
+                "name": asset.string(a.name), "frames": list, "frame_time": encoding.decode_f64(a.frame_time),
                 "durations": durations, "looping": a.looping(), "repeat": a.repeat, "mode": mode, "events": events,
             })
         })
@@ -199,10 +199,10 @@ pub fn describe_text(path: &Path, bytes: &[u8]) -> Result<String, HostError> {
         for a in sp["animations"].as_array().cloned().unwrap_or_default() {
             let _ = writeln!(
                 out,
-                "    animation {} frames {} fps {} {}{} repeat {}{}",
+                "    animation {} frames {} frame time {} s {}{} repeat {}{}",
                 a["name"],
                 a["frames"],
-                a["fps"],
+                a["frame_time"],
                 a["mode"].as_str().unwrap_or("?"),
                 if a["looping"] == json!(true) { " looping" } else { "" },
                 a["repeat"],

@@ -51,7 +51,7 @@ fn blob(encoding: ScalarEncoding) -> Vec<u8> {
             flags: ANIM_FLAG_LOOP,
             start: 0,
             end: 3,
-            fps: word(8.0),
+            frame_time: word(1.0 / 8.0),
             ..Default::default()
         },
         AnimationRecord {
@@ -60,7 +60,7 @@ fn blob(encoding: ScalarEncoding) -> Vec<u8> {
             flags: 2 | ANIM_FLAG_LIST | ANIM_FLAG_DURATIONS | ANIM_FLAG_EVENTS,
             start: 0,
             end: 0,
-            fps: word(10.0),
+            frame_time: word(1.0 / 10.0),
             repeat: 3,
             durations: 3,
             events: 6,
@@ -71,7 +71,7 @@ fn blob(encoding: ScalarEncoding) -> Vec<u8> {
             flags: 0,
             start: 3,
             end: 1,
-            fps: word(4.0),
+            frame_time: word(1.0 / 4.0),
             ..Default::default()
         },
         AnimationRecord {
@@ -80,7 +80,7 @@ fn blob(encoding: ScalarEncoding) -> Vec<u8> {
             flags: 0,
             start: 0,
             end: 0,
-            fps: word(0.0),
+            frame_time: word(0.0),
             ..Default::default()
         },
     ];

@@ -93,9 +93,9 @@ fn check_frames(what: &str, sprite: &Sprite, blob: &BlobSprite<'_>, rgb565: bool
 fn check_animations<S: Scalar>(what: &str, asset: &Asset<'_>, sprite: &Sprite, blob: &BlobSprite<'_>) {
     let src = blob.animations::<S>().unwrap();
     assert_eq!(src.animation_count(), sprite.animations.len(), "{what}: animation count");
-    let step = match S::ENCODING {
-        ScalarEncoding::Q16_16 => 1.0 / 65536.0,
-        ScalarEncoding::F32 => 1e-6,
+    let half_step = |e: f64| match S::ENCODING {
+        ScalarEncoding::Q16_16 => 0.5 / 65536.0,
+        ScalarEncoding::F32 => e.abs() * f64::from(f32::EPSILON) / 2.0,
     };
     for (i, a) in sprite.animations.iter().enumerate() {
         let what = format!("{what}: animation {:?}", a.name);
@@ -124,8 +124,9 @@ fn check_animations<S: Scalar>(what: &str, asset: &Asset<'_>, sprite: &Sprite, b
             match (got.duration.map(|d| d.to_f64()), expected) {
                 (None, None) => {}
                 (Some(g), Some(e)) => {
-                    // A time is rounded once to the encoding; 1 / fps is computed in S from a rounded fps.
-                    let tol = step * (1.0 + e * e * a.fps.max(1.0) * 2.0) + e * 1e-6;
+                    // A time (a duration, or 1 / fps for frames without one) is rounded once to the
+                    // encoding: half a Q16.16 step, or half an f32 ulp.
+                    let tol = half_step(e) + 1e-12;
                     assert!((g - e).abs() <= tol, "{what}: frame {k} lasts {g}, source says {e}");
                 }
                 other => panic!("{what}: frame {k} duration {other:?}"),

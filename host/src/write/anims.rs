@@ -83,7 +83,8 @@ pub fn encode_animations(
         let mut rec = AnimationRecord {
             name: w.intern(&a.name),
             frame_count: n as u32,
-            fps: time_word(a, encoding, "fps", a.fps.max(0.0))?,
+            // Seconds per frame, rounded once here, so the kernel never divides.
+            frame_time: time_word(a, encoding, "frame time (1 / fps)", if a.fps > 0.0 { 1.0 / a.fps } else { 0.0 })?,
             repeat: a.repeat,
             ..AnimationRecord::default()
         };

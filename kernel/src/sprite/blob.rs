@@ -162,8 +162,9 @@ impl<S: Scalar> SpriteSource<S> for BlobAnimations<'_, S> {
         } else {
             None
         };
-        let fps = S::from_blob_bits(r.fps);
-        let duration = own.or(if fps > S::ZERO { Some(S::ONE.div(fps)) } else { None });
+        // The host stores 1 / fps, so no division happens here (this runs on every update).
+        let frame_time = S::from_blob_bits(r.frame_time);
+        let duration = own.or(if frame_time > S::ZERO { Some(frame_time) } else { None });
         let event_count = if r.flags & ANIM_FLAG_EVENTS != 0 {
             self.word(r.events, frame.checked_mul(2)?.checked_add(1)?)?
         } else {
