@@ -858,7 +858,7 @@ impl<'a> SpriteSection<'a> {
         self.body.palette
     }
 
-    /// The scalar encoding of fps and durations.
+    /// The scalar encoding of frame times and durations.
     pub fn encoding(&self) -> ScalarEncoding {
         self.encoding
     }
