@@ -693,7 +693,8 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
     pub fn update<Src: SpriteSource<S> + ?Sized, const N: usize>(&mut self, src: &Src, dt: S, q: &mut EventQueue<N>) {
         let dt = if dt > S::ZERO { dt } else { S::ZERO };
         self.flush_start(src, q);
-        if self.is_playing() && self.timeline(src).is_some() {
+        let timeline = if self.is_playing() { self.timeline(src) } else { None };
+        if let Some(tl) = timeline {
             let speed = self.speed_at(self.curve_time.add(dt.mul(S::HALF)));
             let advance = dt.mul(speed);
             let t0 = self.curve_time;
@@ -701,7 +702,7 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
             if let Some(dir) = advance.partial_cmp(&S::ZERO) {
                 if dir != core::cmp::Ordering::Equal {
                     self.elapsed = self.elapsed.add(advance);
-                    self.run(src, q, dir == core::cmp::Ordering::Less);
+                    self.run(src, q, dir == core::cmp::Ordering::Less, tl);
                 }
             }
             // The curve's clock runs while the player plays (not while paused), from where it was
@@ -722,20 +723,20 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
     /// Steps through the time accumulated in `elapsed`.
     ///
     /// Forwards, a frame is left when its time is used up (`elapsed ≥ duration`); backwards, when
-    /// `elapsed ≤ 0`: a boundary belongs to the frame after it in the direction of play.
+    /// `elapsed ≤ 0`: a boundary belongs to the frame after it in the direction of play. `tl` is
+    /// the current animation's timeline (built once per update; rebuilt only when a queued
+    /// animation starts).
     fn run<Src: SpriteSource<S> + ?Sized, const N: usize>(
         &mut self,
         src: &Src,
         q: &mut EventQueue<N>,
         backwards: bool,
+        mut tl: Timeline,
     ) {
         let mut steps = 0u32;
         let mut since_skip = 0u32;
         let mut skipped = false;
         loop {
-            let Some(tl) = self.timeline(src) else {
-                return;
-            };
             let Some(d) = self.duration(src, &tl, self.step) else {
                 self.elapsed = S::ZERO; // a held frame absorbs the time
                 return;
@@ -784,12 +785,14 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
                             self.flush_start(src, q);
                             // The time left over plays on in the new animation.
                             self.elapsed = left;
+                            tl = match self.timeline(src) {
+                                Some(ntl) => ntl,
+                                None => return,
+                            };
                             if backwards {
-                                if let Some(ntl) = self.timeline(src) {
-                                    match self.duration(src, &ntl, self.step) {
-                                        Some(nd) => self.elapsed = self.elapsed.add(nd),
-                                        None => self.elapsed = S::ZERO,
-                                    }
+                                match self.duration(src, &tl, self.step) {
+                                    Some(nd) => self.elapsed = self.elapsed.add(nd),
+                                    None => self.elapsed = S::ZERO,
                                 }
                             }
                             since_skip = 0;
