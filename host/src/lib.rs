@@ -8,6 +8,7 @@ pub mod error;
 pub mod inspect;
 pub mod ir;
 pub mod output;
+pub mod pack;
 pub mod pixels;
 pub mod render;
 #[cfg(feature = "sim")]

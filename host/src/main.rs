@@ -82,6 +82,16 @@ enum Command {
         #[arg(long, default_value_t = 4)]
         scale: u8,
     },
+    /// Pack a folder of numbered PNGs into one atlas: OUT.png plus OUT.json (TexturePacker Hash
+    /// format), frames alpha-trimmed with their offsets, 1-pixel extruded edges. Building the JSON
+    /// gives the same sprite as building the folder.
+    Pack {
+        /// The folder of numbered PNGs (frame_0.png, frame_1.png, ...).
+        folder: PathBuf,
+        /// The atlas to write: OUT.png and OUT.json (a `.png` or `.json` extension is dropped).
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Show what a blob holds.
     Inspect {
         /// The blob.
@@ -230,6 +240,19 @@ fn run(cli: Cli) -> Result<(), HostError> {
             Ok(())
         }
         Command::Sim { blob, sprite, animation, scale } => sim(blob, sprite, animation, scale),
+        Command::Pack { folder, output } => {
+            let base = match output.extension().and_then(|e| e.to_str()) {
+                Some("png" | "json") => output.with_extension(""),
+                _ => output,
+            };
+            let (png_path, json_path) = (base.with_extension("png"), base.with_extension("json"));
+            let image = png_path.file_name().and_then(|n| n.to_str()).unwrap_or("atlas.png").to_string();
+            let (png, json) = ossicle_host::pack::pack_folder(&folder, &image)?;
+            output::write_atomically(&png_path, &png)?;
+            output::write_atomically(&json_path, &json)?;
+            eprintln!("wrote {} and {}", png_path.display(), json_path.display());
+            Ok(())
+        }
         Command::Inspect { blob, json } => {
             let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
             if json {

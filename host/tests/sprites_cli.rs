@@ -282,3 +282,47 @@ fn bad_sprite_input_is_refused_with_file_and_place() {
     );
     assert!(!d.join("s.osb").exists());
 }
+
+#[test]
+fn pack_writes_an_atlas_that_builds_the_same_sprite_as_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let slime = samples().join("slime");
+    let o = ossicle(&["pack", s(&slime), "-o", s(&d.join("atlas.png"))]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(d.join("atlas.json")).unwrap()).unwrap();
+    assert_eq!(doc["meta"]["image"], "atlas.png");
+    assert_eq!(doc["animations"]["default"].as_array().unwrap().len(), 8);
+    // The atlas: every frame's rect holds exactly the trimmed frame, and its 1-pixel border repeats
+    // the frame's edge pixels (extrusion).
+    let (aw, _, atlas) = read_png(&d.join("atlas.png"));
+    let at = |x: u32, y: u32| atlas[(y * aw + x) as usize];
+    for k in 0..8 {
+        let f = &doc["frames"][format!("frame_{k}.png")];
+        let r = |k: &str| f["frame"][k].as_u64().unwrap() as u32;
+        let (x, y, w, h) = (r("x"), r("y"), r("w"), r("h"));
+        let (ox, oy) =
+            (f["spriteSourceSize"]["x"].as_u64().unwrap() as u32, f["spriteSourceSize"]["y"].as_u64().unwrap() as u32);
+        let (fw, _, src) = read_png(&slime.join(format!("frame_{k}.png")));
+        for yy in 0..h {
+            for xx in 0..w {
+                assert_eq!(at(x + xx, y + yy), src[((oy + yy) * fw + ox + xx) as usize], "frame {k} ({xx}, {yy})");
+            }
+            assert_eq!(at(x - 1, y + yy), at(x, y + yy), "frame {k}: left edge extruded");
+            assert_eq!(at(x + w, y + yy), at(x + w - 1, y + yy), "frame {k}: right edge extruded");
+        }
+    }
+    // Built from the JSON or from the folder: the same frames, pixel for pixel, through the kernel.
+    let from_json = build(d, &[&d.join("atlas.json")], &[]);
+    std::fs::rename(&from_json, d.join("json.osb")).unwrap();
+    let from_folder = build(d, &[&slime], &[]);
+    for (blob, sprite, out) in [("json.osb", "atlas", "a"), ("s.osb", "slime", "b")] {
+        let blob = if blob == "s.osb" { from_folder.clone() } else { d.join(blob) };
+        let o = ossicle(&["render", s(&blob), "--sprite", sprite, "--out", s(&d.join(out))]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    for k in 0..8 {
+        let name = format!("{k:04}.png");
+        assert_eq!(read_png(&d.join("a").join(&name)), read_png(&d.join("b").join(&name)), "frame {k}");
+    }
+}
