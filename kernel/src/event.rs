@@ -125,6 +125,36 @@ pub enum Event {
         /// The animation's index.
         animation: u32,
     },
+    /// An Animator's event track passed a key: `name` is the key's value (a string id).
+    AnimatorEvent {
+        /// The Animator's id.
+        animator: u32,
+        /// The clip's index.
+        clip: u32,
+        /// The event name's string id.
+        name: u32,
+    },
+    /// A non-looping Animator clip reached its end.
+    ClipFinished {
+        /// The Animator's id.
+        animator: u32,
+        /// The clip's index.
+        clip: u32,
+    },
+    /// A state machine entered a state (also the start state, on its first update).
+    StateEntered {
+        /// The state machine's id.
+        machine: u32,
+        /// The state's index.
+        state: u32,
+    },
+    /// A state machine left a state.
+    StateExited {
+        /// The state machine's id.
+        machine: u32,
+        /// The state's index.
+        state: u32,
+    },
 }
 
 /// A FIFO of at most `N` events of type `E` (by default [`Event`]), stored inline.

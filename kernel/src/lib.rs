@@ -16,6 +16,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod animator;
 pub mod asset;
 pub mod color;
 #[cfg(feature = "graphics")]
@@ -29,6 +30,7 @@ pub mod pool;
 pub mod scalar;
 pub mod sink;
 pub mod sprite;
+pub mod statemachine;
 pub mod tween;
 
 pub use asset::{Asset, LoadError};

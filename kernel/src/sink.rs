@@ -152,6 +152,17 @@ pub mod property {
     pub const VISIBLE: PropertyId = 10;
     /// `zIndex` (Int).
     pub const Z_INDEX: PropertyId = 11;
+    /// `animation`: plays a sprite animation by name (Text: the name's string id).
+    pub const ANIMATION: PropertyId = 12;
+    /// `text` (Text: a string id).
+    pub const TEXT: PropertyId = 13;
+    /// `color` (Color).
+    pub const COLOR: PropertyId = 14;
+    /// `state`: sends a state machine to a state by name (Text: the name's string id).
+    pub const STATE: PropertyId = 15;
+    /// First id of `script.<field>` slots: `SCRIPT + field index` (the host numbers a scene's
+    /// script fields).
+    pub const SCRIPT: PropertyId = 0x8000;
     /// First id free for applications.
     pub const USER: PropertyId = 0x1_0000;
 }

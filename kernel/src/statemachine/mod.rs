@@ -1,0 +1,1 @@
+//! State machines: parameters, states and transitions with compiled conditions, driving sprite players.
