@@ -4,6 +4,7 @@
 //! IR into blob bytes, and [`inspect`] reads blobs back through the kernel's own loader.
 
 pub mod atlas;
+pub mod conditions;
 pub mod error;
 pub mod inspect;
 pub mod ir;
