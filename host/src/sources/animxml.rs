@@ -63,24 +63,24 @@ struct Files<'a> {
 }
 
 /// Reads typed attributes, naming the file and `line:column` in errors.
-struct Xml<'a, 'input> {
-    file: &'a Path,
-    doc: &'a Document<'input>,
+pub(crate) struct Xml<'a, 'input> {
+    pub(crate) file: &'a Path,
+    pub(crate) doc: &'a Document<'input>,
 }
 
 impl Xml<'_, '_> {
-    fn pos(&self, byte: usize) -> String {
+    pub(crate) fn pos(&self, byte: usize) -> String {
         let p = self.doc.text_pos_at(byte);
         format!("{}:{}", p.row, p.col)
     }
 
     /// An error at an element.
-    fn at(&self, node: Node<'_, '_>, reason: impl Into<String>) -> HostError {
+    pub(crate) fn at(&self, node: Node<'_, '_>, reason: impl Into<String>) -> HostError {
         HostError::at(self.file, self.pos(node.range().start), reason)
     }
 
     /// An error at an attribute's value (or its element when it is absent).
-    fn at_attr(&self, node: Node<'_, '_>, name: &str, reason: impl Into<String>) -> HostError {
+    pub(crate) fn at_attr(&self, node: Node<'_, '_>, name: &str, reason: impl Into<String>) -> HostError {
         match node.attribute_node(name) {
             Some(a) => HostError::at(self.file, self.pos(a.range_value().start), reason),
             None => self.at(node, reason),
@@ -88,7 +88,7 @@ impl Xml<'_, '_> {
     }
 
     /// Refuses attributes not in `allowed`.
-    fn only(&self, node: Node<'_, '_>, allowed: &[&str]) -> Result<(), HostError> {
+    pub(crate) fn only(&self, node: Node<'_, '_>, allowed: &[&str]) -> Result<(), HostError> {
         for a in node.attributes() {
             if !allowed.contains(&a.name()) {
                 return Err(HostError::at(
@@ -107,7 +107,7 @@ impl Xml<'_, '_> {
     }
 
     /// The element children of `node` (text other than white space is an error).
-    fn children<'n, 'i>(&self, node: Node<'n, 'i>) -> Result<Vec<Node<'n, 'i>>, HostError> {
+    pub(crate) fn children<'n, 'i>(&self, node: Node<'n, 'i>) -> Result<Vec<Node<'n, 'i>>, HostError> {
         let mut out = Vec::new();
         for c in node.children() {
             if c.is_element() {
@@ -119,7 +119,7 @@ impl Xml<'_, '_> {
         Ok(out)
     }
 
-    fn u32(&self, node: Node<'_, '_>, name: &str) -> Result<Option<u32>, HostError> {
+    pub(crate) fn u32(&self, node: Node<'_, '_>, name: &str) -> Result<Option<u32>, HostError> {
         let Some(v) = node.attribute(name) else { return Ok(None) };
         v.trim()
             .parse::<u32>()
@@ -127,7 +127,7 @@ impl Xml<'_, '_> {
             .map_err(|_| self.at_attr(node, name, format!("{name} must be a whole number ≥ 0, not {v:?}")))
     }
 
-    fn f64(&self, node: Node<'_, '_>, name: &str) -> Result<Option<f64>, HostError> {
+    pub(crate) fn f64(&self, node: Node<'_, '_>, name: &str) -> Result<Option<f64>, HostError> {
         let Some(v) = node.attribute(name) else { return Ok(None) };
         match v.trim().parse::<f64>() {
             Ok(n) if n.is_finite() && n >= 0.0 => Ok(Some(n)),
@@ -135,7 +135,7 @@ impl Xml<'_, '_> {
         }
     }
 
-    fn bool(&self, node: Node<'_, '_>, name: &str) -> Result<Option<bool>, HostError> {
+    pub(crate) fn bool(&self, node: Node<'_, '_>, name: &str) -> Result<Option<bool>, HostError> {
         match node.attribute(name) {
             None => Ok(None),
             Some("true") => Ok(Some(true)),
@@ -153,20 +153,25 @@ struct Sheet {
     names: Vec<String>,
 }
 
-fn parse_set(path: &Path, bytes: &[u8], files: &Files<'_>) -> Result<Sprite, HostError> {
+/// Parses XML source bytes (UTF-8, no DTD, at most [`MAX_NODES`] nodes); errors give `line:column`.
+pub(crate) fn document<'a>(path: &Path, bytes: &'a [u8]) -> Result<Document<'a>, HostError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let before = &bytes[..e.valid_up_to()];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
         HostError::at(path, format!("{line}"), "the file is not UTF-8 text")
     })?;
     let options = roxmltree::ParsingOptions { nodes_limit: MAX_NODES, ..roxmltree::ParsingOptions::default() };
-    let doc = Document::parse_with_options(text, options).map_err(|e| {
+    Document::parse_with_options(text, options).map_err(|e| {
         let p = e.pos();
         let msg = e.to_string();
         let suffix = format!(" at {}:{}", p.row, p.col);
         let reason = msg.strip_suffix(&suffix).unwrap_or(&msg).to_string();
         HostError::at(path, format!("{}:{}", p.row, p.col), reason)
-    })?;
+    })
+}
+
+fn parse_set(path: &Path, bytes: &[u8], files: &Files<'_>) -> Result<Sprite, HostError> {
+    let doc = document(path, bytes)?;
     let x = Xml { file: path, doc: &doc };
     let root = doc.root_element();
     if root.tag_name().name() != "animations" {

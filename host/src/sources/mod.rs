@@ -5,6 +5,7 @@ pub mod aseprite;
 pub mod aseprite_json;
 pub mod png_util;
 pub mod pngseq;
+pub mod scene;
 pub mod testsrc;
 pub mod texturepacker;
 
@@ -67,6 +68,19 @@ pub fn parse_source(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     match ext.as_str() {
         "aseprite" | "ase" => aseprite::parse(path, bytes),
+        "xml" if is_scene(bytes) => {
+            let scene = scene::parse(path, bytes)?;
+            Err(HostError::file(
+                path,
+                format!(
+                    "scene XML parsed ({} nodes, {} Animators, {} StateMachines), but the blob format has no \
+                     Animator or StateMachine sections yet (issue 5 in progress)",
+                    scene.nodes.len(),
+                    scene.animators.len(),
+                    scene.machines.len()
+                ),
+            ))
+        }
         "xml" => animxml::parse(path, bytes),
         "json" => match json_kind(bytes) {
             JsonKind::Test => testsrc::parse(path, bytes),
@@ -82,6 +96,24 @@ pub fn parse_source(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
             ),
         )),
     }
+}
+
+/// Whether XML bytes are a scene (root `<scene>` or `<node>`) rather than an animation set.
+fn is_scene(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes.get(..4096).unwrap_or(bytes));
+    let mut rest = text.as_ref();
+    // Skip the declaration, comments and white space before the root element.
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("<?") {
+            rest = r.split_once("?>").map_or("", |(_, a)| a);
+        } else if let Some(r) = rest.strip_prefix("<!--") {
+            rest = r.split_once("-->").map_or("", |(_, a)| a);
+        } else {
+            break;
+        }
+    }
+    rest.starts_with("<scene") || rest.starts_with("<node")
 }
 
 enum JsonKind {
