@@ -48,9 +48,10 @@
 //!
 //! # Memory
 //!
-//! A machine is [`StateMachine::BYTES`] bytes: 28 bytes plus 5 bytes per parameter slot `P`
-//! (4 for its value, 1 for its kind), rounded up to 4, for `f32` and Q16.16 alike, on a 32-bit
-//! microcontroller and on a 64-bit host (`P = 4`: 48 bytes). The definition stays in the source.
+//! A machine is [`StateMachine::BYTES`] bytes: 29 bytes plus 5 bytes per parameter slot `P`
+//! (4 for its value, 1 for its kind), rounded up to a multiple of 4, for `f32` and Q16.16 alike,
+//! on a 32-bit microcontroller and on a 64-bit host (`P = 4`: 52 bytes; `P = 8`: 72). The
+//! definition stays in the source and costs the machine nothing.
 //!
 //! # Example
 //!
@@ -82,8 +83,8 @@
 mod source;
 
 pub use source::{
-    Clause, CompareOp, MachineSource, ParamDef, ParamInfo, ParamKind, SliceMachine, StateDef, StateInfo,
-    TransitionDef, TransitionFrom, TransitionInfo,
+    Clause, CompareOp, MachineSource, ParamDef, ParamInfo, ParamKind, SliceMachine, StateDef, StateInfo, TransitionDef,
+    TransitionFrom, TransitionInfo,
 };
 
 use core::fmt;
@@ -330,7 +331,11 @@ impl<S: Scalar, const P: usize> StateMachine<S, P> {
     }
 
     /// [`set_trigger`](Self::set_trigger) by name.
-    pub fn set_trigger_named<M: MachineSource<S> + ?Sized>(&mut self, source: &M, name: &str) -> Result<(), MachineError> {
+    pub fn set_trigger_named<M: MachineSource<S> + ?Sized>(
+        &mut self,
+        source: &M,
+        name: &str,
+    ) -> Result<(), MachineError> {
         self.set_trigger(source.find_param(name).ok_or(MachineError::NoSuchParam)?)
     }
 
