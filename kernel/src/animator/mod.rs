@@ -112,6 +112,9 @@ use core::fmt;
 /// docs); further whole passes in the same update are skipped without events.
 pub const MAX_FULL_PASSES_PER_UPDATE: u32 = 16;
 
+/// The clip index that means "no clip" (so clip `u32::MAX` cannot be played).
+const NO_CLIP: u32 = u32::MAX;
+
 /// Why an Animator refused a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -246,7 +249,9 @@ fn lower_bound<S: Scalar, Src: ClipSource<S> + ?Sized>(src: &Src, clip: usize, t
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Animator<S> {
     id: u32,
-    clip: Option<u32>,
+    /// The current clip's index, [`NO_CLIP`] for none (a sentinel rather than `Option` keeps the
+    /// player at 24 bytes).
+    clip: u32,
     time: S,
     speed: S,
     playing: bool,
@@ -267,7 +272,7 @@ impl<S: Scalar> Animator<S> {
     pub fn new(id: u32) -> Self {
         Self {
             id,
-            clip: None,
+            clip: NO_CLIP,
             time: S::ZERO,
             speed: S::ONE,
             playing: false,
@@ -284,7 +289,11 @@ impl<S: Scalar> Animator<S> {
     }
     /// The current clip's index.
     pub fn clip(&self) -> Option<usize> {
-        self.clip.and_then(|c| usize::try_from(c).ok())
+        if self.clip == NO_CLIP {
+            None
+        } else {
+            usize::try_from(self.clip).ok()
+        }
     }
     /// Seconds into the current clip, in `[0, length]`.
     pub fn time(&self) -> S {
@@ -304,7 +313,7 @@ impl<S: Scalar> Animator<S> {
     }
     /// Whether a clip is current but paused (not stopped, not finished).
     pub fn is_paused(&self) -> bool {
-        self.clip.is_some() && !self.playing && !self.finished && !self.stopped
+        self.clip != NO_CLIP && !self.playing && !self.finished && !self.stopped
     }
 
     /// Plays clip `index`. If it is the current clip and `restart` is false: a playing clip goes
@@ -318,14 +327,14 @@ impl<S: Scalar> Animator<S> {
         restart: bool,
     ) -> Result<(), AnimatorError> {
         src.clip(index).ok_or(AnimatorError::NoSuchClip)?;
-        let idx = u32::try_from(index).map_err(|_| AnimatorError::NoSuchClip)?;
-        if self.clip == Some(idx) && !restart && !self.stopped {
+        let idx = u32::try_from(index).ok().filter(|&i| i != NO_CLIP).ok_or(AnimatorError::NoSuchClip)?;
+        if self.clip == idx && !restart && !self.stopped {
             if !self.finished {
                 self.playing = true;
             }
             return Ok(());
         }
-        self.clip = Some(idx);
+        self.clip = idx;
         self.time = S::ZERO;
         self.playing = true;
         self.finished = false;
@@ -361,7 +370,7 @@ impl<S: Scalar> Animator<S> {
 
     /// Continues a paused clip; nothing if no clip is current, or it finished or was stopped.
     pub fn resume(&mut self) {
-        if self.clip.is_some() && !self.finished && !self.stopped {
+        if self.clip != NO_CLIP && !self.finished && !self.stopped {
             self.playing = true;
         }
     }
@@ -377,7 +386,7 @@ impl<S: Scalar> Animator<S> {
         self.playing = false;
         self.finished = false;
         self.fresh = false;
-        self.stopped = self.clip.is_some();
+        self.stopped = self.clip != NO_CLIP;
         if !reset {
             return;
         }
@@ -494,7 +503,7 @@ impl<S: Scalar> Animator<S> {
         if finished {
             self.playing = false;
             self.finished = true;
-            q.push(Event::ClipFinished { animator: self.id, clip: self.clip.unwrap_or(0) });
+            q.push(Event::ClipFinished { animator: self.id, clip: self.clip });
         }
     }
 }

@@ -175,8 +175,8 @@ impl<S: Scalar, const M: usize> Default for Node<S, M> {
 /// `zIndex` reads back an Int; `text`, `animation`, `state` and never-written script slots read
 /// `None` until written.
 ///
-/// Memory: `N × NodeTable::NODE_BYTES` (for `f32` or Q16.16: 64 bytes plus 12 per script slot,
-/// 112 with the default `M = 4`).
+/// Memory: `N × NodeTable::NODE_BYTES` (for `f32` or Q16.16: 60 bytes plus 12 per script slot,
+/// 108 with the default `M = 4`).
 ///
 /// ```
 /// use ossicle::animator::NodeTable;
