@@ -116,7 +116,53 @@ both!(
     keys_past_the_length,
     autoplay_and_errors,
     node_table_stores_every_property,
+    segments_follow_the_first_keys_ease,
 );
+
+fn segments_follow_the_first_keys_ease<S: Scalar>() {
+    // 0 -> 8 along InQuad (key 0's ease; key 1's OutQuad applies to the next segment), then
+    // 8 -> 0 along OutQuad, then 0 -> 4 Linear (no ease given), a Vector track Linear.
+    let x = [
+        Key::eased(s::<S>(0.0), KeyValue::Float(s(0.0)), Ease::InQuad),
+        Key::eased(s(1.0), KeyValue::Float(s(8.0)), Ease::OutQuad),
+        fkey(2.0, 0.0),
+        fkey(3.0, 4.0),
+    ];
+    let v = [
+        Key::new(s::<S>(0.0), KeyValue::Vector(Vec2::new(s(0.0), s(10.0)))),
+        Key::new(s(2.0), KeyValue::Vector(Vec2::new(s(4.0), s(-10.0)))),
+    ];
+    let tracks = [
+        Track::new(0, property::POSITION_X, ValueKind::Float, &x),
+        Track::new(1, property::SCALE, ValueKind::Vector, &v),
+    ];
+    let clips = [Clip::new("c", s(3.0), &tracks)];
+    let src = SliceClips::new(&clips);
+    let at = |t: f64| match sample_track(&src, 0, 0, s(t)) {
+        Some((_, KeyValue::Float(v))) => v.to_f64(),
+        _ => f64::NAN,
+    };
+    let in_quad = |u: f64| u * u;
+    let out_quad = |u: f64| 1.0 - (1.0 - u) * (1.0 - u);
+    for i in 0..=24 {
+        let t = f64::from(i) / 8.0;
+        let want = if t < 1.0 {
+            8.0 * in_quad(t)
+        } else if t < 2.0 {
+            8.0 - 8.0 * out_quad(t - 1.0)
+        } else {
+            4.0 * (t - 2.0)
+        };
+        close(at(t), want, tol::<S>(), &format!("x at {t}"));
+    }
+    close(at(-1.0), 0.0, 0.0, "before the first key");
+    close(at(5.0), 4.0, 0.0, "after the last key");
+    assert_eq!(sample_track(&src, 0, 0, s(1.0)).map(|r| r.0), Some(1), "active key at its own time");
+    let mut rec = Rec::new();
+    let mut a = Animator::new(ID);
+    a.apply(&src, &mut rec, 0, s(0.5)).unwrap();
+    assert_eq!(rec.last(1, property::SCALE), Some(PropertyValue::Vector(Vec2::new(s(1.0), s(5.0)))));
+}
 
 /// InOutSine, easings.net: `-(cos(πx) - 1) / 2`.
 fn in_out_sine(x: f64) -> f64 {
@@ -614,11 +660,13 @@ fn q16_and_f32_coin_agree() {
         let tracks = [Track::new(COIN, property::POSITION_Y, ValueKind::Float, &y)];
         let clips = [Clip::new("bob", s(1.0), &tracks).looping(true)];
         let src = SliceClips::new(&clips);
-        (0..40).map(|i| sample_track(&src, 0, 0, s(f64::from(i) / 40.0)).unwrap().1).map(|v| match v {
-            KeyValue::Float(x) => x.to_f64(),
-            _ => f64::NAN,
-        })
-        .collect()
+        (0..40)
+            .map(|i| sample_track(&src, 0, 0, s(f64::from(i) / 40.0)).unwrap().1)
+            .map(|v| match v {
+                KeyValue::Float(x) => x.to_f64(),
+                _ => f64::NAN,
+            })
+            .collect()
     }
     for (a, b) in run::<f32>().iter().zip(run::<Q16>().iter()) {
         close(*b, *a, 4e-4, "f32 vs Q16");

@@ -560,7 +560,8 @@ impl<Src: ?Sized> Fire<'_, Src> {
             for track in 0..self.track_count {
                 let Some(info) = event_track(track) else { continue };
                 let n = info.key_count;
-                let i = if incl { lower_bound(src, clip, track, n, cur) } else { upper_bound(src, clip, track, n, cur) };
+                let i =
+                    if incl { lower_bound(src, clip, track, n, cur) } else { upper_bound(src, clip, track, n, cur) };
                 if let Some(kt) = src.key_time(clip, track, i).filter(|_| i < n) {
                     if kt <= hi && next.is_none_or(|m| kt < m) {
                         next = Some(kt);
