@@ -245,6 +245,11 @@ fn wrap_fires_keys_in_time_order<S: Scalar>() {
     assert_eq!(a.time(), S::ZERO);
     // The key at 0 fired already: 0 -> 0.5 fires only B.
     assert_eq!(step(&mut a, &src, &mut rec, 0.5), vec![ev(0, B)]);
+    // A seek to the length of a looping clip is the end of a pass: the next update wraps first.
+    a.seek(&src, &mut rec, s(1.0));
+    assert_eq!(step(&mut a, &src, &mut rec, 0.25), vec![ev(0, A)]);
+    a.seek(&src, &mut rec, s(0.0));
+    assert_eq!(step(&mut a, &src, &mut rec, 0.25), vec![]);
 }
 
 fn dt_spanning_several_loops<S: Scalar>() {

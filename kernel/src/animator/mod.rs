@@ -408,7 +408,9 @@ impl<S: Scalar> Animator<S> {
 
     /// Moves the current clip to `time` (clamped to `[0, length]`) and writes every track's value
     /// there. Fires nothing, keeps playing or paused as it was, cancels the start events a `play`
-    /// left pending; a time before the end clears `finished` (the clip is then paused).
+    /// left pending; a time before the end clears `finished` (the clip is then paused). On a
+    /// looping clip, time `length` is the end of a pass: the next update wraps at once and fires
+    /// the keys at 0 (a seek to 0 does not).
     pub fn seek<Src: ClipSource<S> + ?Sized, K: PropertySink<S> + ?Sized>(&mut self, src: &Src, sink: &mut K, time: S) {
         let Some(clip) = self.clip() else { return };
         let Some(info) = src.clip(clip) else { return };
