@@ -202,6 +202,10 @@ pub fn fold_event(ck: &mut Checksum, e: &Event) {
         Event::SpriteLooped { player, animation, count } => fold_words(ck, &[0xB4, player, animation, count]),
         Event::SpriteEnded { player, animation } => fold_words(ck, &[0xB5, player, animation]),
         Event::SpriteStopped { player, animation } => fold_words(ck, &[0xB6, player, animation]),
+        Event::AnimatorEvent { animator, clip, name } => fold_words(ck, &[0xC0, animator, clip, name]),
+        Event::ClipFinished { animator, clip } => fold_words(ck, &[0xC1, animator, clip]),
+        Event::StateEntered { machine, state } => fold_words(ck, &[0xC2, machine, state]),
+        Event::StateExited { machine, state } => fold_words(ck, &[0xC3, machine, state]),
         _ => ck.word(0xAF),
     }
 }
@@ -1160,5 +1164,162 @@ pub fn sprite_ops<S: Scalar>(ck: &mut Checksum) {
     }
     if let Some(b) = dirty.bounds() {
         fold_words(ck, &[b.x as u32, b.y as u32, b.w, b.h]);
+    }
+}
+
+/// The Animator: the coin bob (InOutSine position.y keys, a "top" event key), a UI clip
+/// with Vector, Color, Bool and Text tracks into a `NodeTable` and into a folding sink, played,
+/// paused, sought, applied, restarted and stopped with reset; every value written and every event
+/// is folded.
+pub fn animator_ops<S: Scalar>(ck: &mut Checksum) {
+    use ossicle::animator::{Animator, Clip, Key, KeyValue, NodeTable, SliceClips, Track, ValueKind};
+    use ossicle::color::Rgba8;
+    use ossicle::ease::Ease;
+    use ossicle::math::Vec2;
+    use ossicle::sink::property;
+    let f = |t: S, v: S| Key::new(t, KeyValue::Float(v));
+    let y = [
+        Key::eased(S::ZERO, KeyValue::Float(S::ZERO), Ease::InOutSine),
+        Key::eased(S::HALF, KeyValue::Float(S::from_i32(-6)), Ease::InOutSine),
+        f(S::ONE, S::ZERO),
+    ];
+    let top = [Key::new(S::HALF, KeyValue::Text(21)), Key::new(S::ZERO, KeyValue::Text(22))];
+    let top = [top[1], top[0]];
+    let pos = [
+        Key::eased(S::ZERO, KeyValue::Vector(Vec2::new(S::from_i32(-80), S::from_i32(8))), Ease::OutCubic),
+        Key::new(r(2, 5), KeyValue::Vector(Vec2::new(S::from_i32(8), S::from_i32(8)))),
+    ];
+    let tint = [
+        Key::eased(S::ZERO, KeyValue::Color(Rgba8::new(255, 255, 255, 0)), Ease::OutBack),
+        Key::new(r(2, 5), KeyValue::Color(Rgba8::new(255, 208, 64, 255))),
+    ];
+    let shown = [Key::new(S::ZERO, KeyValue::Bool(false)), Key::new(r(1, 5), KeyValue::Bool(true))];
+    let text = [Key::new(S::ZERO, KeyValue::Text(30)), Key::new(r(3, 10), KeyValue::Text(31))];
+    let done = [Key::new(r(2, 5), KeyValue::Text(23))];
+    let bob = [Track::new(0, property::POSITION_Y, ValueKind::Float, &y), Track::events(&top)];
+    let panel = [
+        Track::new(1, property::POSITION, ValueKind::Vector, &pos),
+        Track::new(1, property::TINT, ValueKind::Color, &tint),
+        Track::new(1, property::VISIBLE, ValueKind::Bool, &shown),
+        Track::new(2, property::TEXT, ValueKind::Text, &text),
+        Track::new(2, property::SCRIPT, ValueKind::Float, &y).stepped(true),
+        Track::events(&done),
+    ];
+    let clips = [Clip::new("bob", S::ONE, &bob).looping(true), Clip::new("in", r(2, 5), &panel)];
+    let src = SliceClips::new(&clips).with_autoplay(Some(0));
+    let mut nodes: NodeTable<S, 3> = NodeTable::new();
+    let mut sink = FoldSink::<S>::new();
+    let mut events: EventQueue<32> = EventQueue::new();
+    let mut a: Animator<S> = Animator::new(5);
+    ck.flag(a.start(&src).is_ok());
+    let dts = [r::<S>(1, 16), r(1, 60), r(7, 100), S::ZERO, r(1, 3), r(5, 2)];
+    for (i, &dt) in dts.iter().cycle().take(30).enumerate() {
+        a.update(dt, &src, &mut nodes, &mut events);
+        a.update(S::ZERO, &src, &mut sink, &mut events);
+        if let Some(p) = nodes.position(0) {
+            ck.scalar(p.y);
+        }
+        match i {
+            7 => a.pause(),
+            9 => a.resume(),
+            12 => {
+                ck.flag(a.play_named(&src, "in", false).is_ok());
+            }
+            18 => a.seek(&src, &mut sink, r(1, 10)),
+            20 => ck.flag(a.apply(&src, &mut sink, 0, r(3, 4)).is_ok()),
+            22 => {
+                ck.flag(a.play(&src, 1, true).is_ok());
+            }
+            25 => a.set_speed(r(1, 2)),
+            27 => a.stop(&src, &mut sink, true),
+            28 => {
+                ck.flag(a.play(&src, 0, false).is_ok());
+            }
+            _ => {}
+        }
+        ck.flag(a.is_playing());
+        ck.flag(a.is_finished());
+        ck.scalar(a.time());
+        fold_events(ck, &mut events);
+    }
+    for n in 0..3u32 {
+        if let Some(c) = nodes.tint(n) {
+            ck.word(u32::from_le_bytes([c.r, c.g, c.b, c.a]));
+        }
+        ck.flag(nodes.visible(n).unwrap_or(false));
+        ck.word(nodes.text(n).unwrap_or(u32::MAX));
+    }
+    ck.flag(a.play(&src, 9, false).is_err());
+    ck.word(sink.finish());
+}
+
+/// State machines: the idle/run/jump machine driving a sprite player (first match wins, one
+/// transition per update, trigger clearing, `after`, `*`, `onFinished`, travel), with every event,
+/// transition index, time in state and parameter folded.
+pub fn statemachine_ops<S: Scalar>(ck: &mut Checksum) {
+    use ossicle::sprite::{Frames, SliceSource, SpriteAnimation, SpritePlayer};
+    use ossicle::statemachine::{
+        Clause, CompareOp, ParamDef, ParamValue, SliceMachine, StateDef, StateMachine, TransitionDef, TransitionFrom,
+    };
+    let anims = [
+        SpriteAnimation::new("idle", Frames::Range { start: 0, end: 1 }, S::from_i32(4)).looping(true),
+        SpriteAnimation::new("run", Frames::Range { start: 2, end: 5 }, S::from_i32(8)).looping(true),
+        SpriteAnimation::new("jump", Frames::Range { start: 6, end: 8 }, S::from_i32(4)),
+    ];
+    let sprites = SliceSource::new(&anims);
+    let params = [ParamDef::float("speed", S::ZERO), ParamDef::bool("grounded", true), ParamDef::trigger("jump")];
+    let states =
+        [StateDef::new("idle").animation(0), StateDef::new("run").animation(1), StateDef::new("jump").animation(2)];
+    let fast = [Clause::Compare { param: 0, op: CompareOp::Gt, value: S::from_i32(10) }];
+    let slow = [Clause::Compare { param: 0, op: CompareOp::Le, value: S::from_i32(10) }];
+    let jump = [Clause::Param(2), Clause::Compare { param: 1, op: CompareOp::Eq, value: S::ONE }];
+    let land = [Clause::Param(1)];
+    let transitions = [
+        TransitionDef::new(TransitionFrom::State(0), 1).when(&fast),
+        TransitionDef::new(TransitionFrom::State(1), 0).when(&slow),
+        TransitionDef::new(TransitionFrom::Any, 2).when(&jump),
+        TransitionDef::new(TransitionFrom::State(2), 0).when(&land).after(r(1, 5)),
+        TransitionDef::new(TransitionFrom::State(2), 0).on_finished(true),
+    ];
+    let def = SliceMachine::new(&params, &states, &transitions, 0);
+    let mut player: SpritePlayer<'_, S> = SpritePlayer::new(4);
+    let mut events: EventQueue<32> = EventQueue::new();
+    let Ok(mut sm) = StateMachine::<S, 4>::new(9, 0, &def) else {
+        ck.word(0xDEAD);
+        return;
+    };
+    let dt = r::<S>(1, 10);
+    for i in 0..40u32 {
+        match i {
+            2 => ck.flag(sm.set_float(0, S::from_i32(12)).is_ok()),
+            3 => ck.flag(sm.set_trigger(2).is_ok()),
+            6 => ck.flag(sm.set_bool(1, false).is_ok()),
+            8 => ck.flag(sm.set_trigger(2).is_ok()),
+            12 => ck.flag(sm.set_bool(1, true).is_ok()),
+            20 => ck.flag(sm.set_float(0, S::from_i32(3)).is_ok()),
+            25 => ck.flag(sm.travel(1).is_ok()),
+            30 => ck.flag(sm.travel(sm.current()).is_ok()),
+            33 => ck.flag(sm.set_float_named(&def, "speed", S::from_i32(-2)).is_ok()),
+            _ => {}
+        }
+        player.update(&sprites, dt, &mut events);
+        let taken = sm.update(dt, &def, Some((&mut player, &sprites)), &mut events);
+        ck.word(taken.map_or(u32::MAX, |t| t as u32));
+        ck.word(sm.current() as u32);
+        ck.scalar(sm.time_in_state());
+        for p in 0..3 {
+            match sm.value(p) {
+                Some(ParamValue::Float(v)) => ck.scalar(v),
+                Some(ParamValue::Bool(b)) | Some(ParamValue::Trigger(b)) => ck.flag(b),
+                None => ck.word(0xFFFF),
+            }
+        }
+        fold_events(ck, &mut events);
+    }
+    ck.flag(sm.set_float(2, S::ONE).is_err());
+    ck.flag(sm.travel(7).is_err());
+    if let Some(t) = ossicle::statemachine::MachineSource::transition(&def, 3) {
+        ck.scalar(t.after);
+        ck.scalar(t.crossfade);
     }
 }

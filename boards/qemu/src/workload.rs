@@ -31,7 +31,7 @@ const PARTNERS: [usize; 8] = [0, 1, 2, 3, 5, 8, 13, 21];
 const CANONICAL_NAN: u32 = 0x7FC0_0000;
 
 /// The operations the workload checksums, in the order of [`Report::ops`].
-pub const OPS: [&str; 43] = [
+pub const OPS: [&str; 45] = [
     "blob",
     "add",
     "sub",
@@ -75,6 +75,8 @@ pub const OPS: [&str; 43] = [
     "sequence",
     "dynamics",
     "sprite",
+    "animator",
+    "statemachine",
 ];
 
 /// Index of each operation in [`OPS`].
@@ -123,6 +125,8 @@ mod op {
     pub const SEQUENCE: usize = 40;
     pub const DYNAMICS: usize = 41;
     pub const SPRITE: usize = 42;
+    pub const ANIMATOR: usize = 43;
+    pub const STATEMACHINE: usize = 44;
 }
 
 /// An FNV-1a (32-bit) checksum over little-endian words.
@@ -263,6 +267,8 @@ pub fn run<S: Scalar>(blob: &[u8]) -> Result<Report, WorkloadError> {
     animation::sequence_ops::<S>(&mut ck[op::SEQUENCE]);
     animation::dynamics_ops::<S>(&mut ck[op::DYNAMICS]);
     animation::sprite_ops::<S>(&mut ck[op::SPRITE]);
+    animation::animator_ops::<S>(&mut ck[op::ANIMATOR]);
+    animation::statemachine_ops::<S>(&mut ck[op::STATEMACHINE]);
 
     let mut ops = [0u32; OPS.len()];
     for (o, c) in ops.iter_mut().zip(ck.iter()) {
