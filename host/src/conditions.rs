@@ -26,33 +26,9 @@ use nom::number::complete::recognize_float;
 use nom::sequence::{pair, preceded};
 use nom::IResult;
 
-/// The kind of a state-machine parameter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ParamKind {
-    /// A number.
-    Float,
-    /// True or false (compares as 1 and 0).
-    Bool,
-    /// Set by a script, cleared when a transition that uses it is taken.
-    Trigger,
-}
-
-/// A comparison operator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CompareOp {
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-}
+// The parameter kinds and operators are the kernel's own (`ossicle::statemachine`), so the host and
+// the kernel cannot disagree on them.
+pub use ossicle::statemachine::{CompareOp, ParamKind};
 
 /// One compiled clause; `param` is the parameter's index in the machine's parameter list.
 #[derive(Debug, Clone, Copy, PartialEq)]

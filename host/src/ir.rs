@@ -126,19 +126,9 @@ pub enum SpriteFrames {
     List(Vec<u32>),
 }
 
-/// How an animation steps through its frames (the kernel's `PlayMode`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PlayMode {
-    /// First to last.
-    #[default]
-    Forward,
-    /// Last to first.
-    Reverse,
-    /// There and back.
-    PingPong,
-    /// Back and there.
-    PingPongReverse,
-}
+/// How an animation steps through its frames: the kernel's own `PlayMode` (Forward, Reverse,
+/// PingPong, PingPongReverse).
+pub use ossicle::sprite::PlayMode;
 
 /// One animation of a sprite.
 #[derive(Debug, Clone, PartialEq)]

@@ -14,11 +14,11 @@
 
 use ossicle::asset::Asset;
 use ossicle::scalar::{Scalar, Q16};
-use ossicle::sprite::{BlobSprite, PlayMode as KernelMode, SpriteSource};
+use ossicle::sprite::{BlobSprite, SpriteSource};
 use ossicle_conformance::{fixtures, repo_root};
 use ossicle_format::sprite::PixelFormat;
 use ossicle_format::ScalarEncoding;
-use ossicle_host::ir::{PlayMode, Project, Sprite};
+use ossicle_host::ir::{Project, Sprite};
 use ossicle_host::pixels::{self, FormatChoice, PixelOptions, RleChoice, TransparencyChoice};
 use ossicle_host::render::{render_frame, RenderOptions};
 use ossicle_host::sources::load_source;
@@ -104,13 +104,7 @@ fn check_animations<S: Scalar>(what: &str, asset: &Asset<'_>, sprite: &Sprite, b
         let frames = played_frames(a);
         assert_eq!(info.frame_count as usize, frames.len(), "{what}: frames");
         assert_eq!((info.looping, info.repeat), (a.looping, a.repeat), "{what}: loop/repeat");
-        let mode = match a.mode {
-            PlayMode::Forward => KernelMode::Forward,
-            PlayMode::Reverse => KernelMode::Reverse,
-            PlayMode::PingPong => KernelMode::PingPong,
-            PlayMode::PingPongReverse => KernelMode::PingPongReverse,
-        };
-        assert_eq!(info.mode, mode, "{what}: mode");
+        assert_eq!(info.mode, a.mode, "{what}: mode");
         for (k, &f) in frames.iter().enumerate() {
             let got = src.frame(i, k as u32).unwrap();
             assert_eq!(got.source, f, "{what}: frame {k}");
