@@ -193,6 +193,76 @@ impl Bench {
     }
 }
 
+impl Bench {
+    /// `U` updates of one Animator playing a looping 2 s clip of `T` Float tracks (keys at 0, 1 and
+    /// 2 s, InOutQuad) into a storing sink: the figure is per track update (count / (U·T)).
+    #[inline(never)]
+    fn animator<S: Scalar, const T: usize>(&mut self, name: &str) {
+        use ossicle::animator::{Animator, Clip, Key, KeyValue, SliceClips, Track, ValueKind};
+        let keys = [
+            Key::eased(S::ZERO, KeyValue::Float(S::ZERO), Ease::InOutQuad),
+            Key::eased(S::ONE, KeyValue::Float(S::from_i32(100)), Ease::InOutQuad),
+            Key::new(S::TWO, KeyValue::Float(S::ZERO)),
+        ];
+        let tracks: [Track<'_, S>; T] =
+            core::array::from_fn(|k| Track::new(0, property::USER + k as u32, ValueKind::Float, &keys));
+        let clips = [Clip::new("loop", S::TWO, &tracks).looping(true)];
+        let src = SliceClips::new(&clips);
+        let mut sink = StoreSink::new();
+        let mut events: EventQueue<4> = EventQueue::new();
+        let mut a: Animator<S> = Animator::new(0);
+        let ok = a.play(&src, 0, false).is_ok();
+        let dt = S::from_ratio(1, 60);
+        a.update(dt, &src, &mut sink, &mut events);
+        announce(self.ty, name, 0, U * T);
+        bench_start();
+        for _ in 0..U {
+            a.update(black_box(dt), &src, &mut sink, &mut events);
+        }
+        bench_stop();
+        check(name, ok && a.is_playing() && events.is_empty());
+    }
+
+    /// `U` updates of the idle/run/jump state machine (3 parameters, 5 transitions) in a
+    /// state where no transition holds, so every update checks every transition's condition; the
+    /// figure is per update.
+    #[inline(never)]
+    fn machine<S: Scalar>(&mut self, name: &str) {
+        use ossicle::statemachine::{
+            Clause, CompareOp, ParamDef, SliceMachine, StateDef, StateMachine, TransitionDef, TransitionFrom,
+        };
+        let params = [ParamDef::float("speed", S::ZERO), ParamDef::bool("grounded", true), ParamDef::trigger("jump")];
+        let states = [StateDef::new("idle"), StateDef::new("run"), StateDef::new("jump")];
+        let fast = [Clause::Compare { param: 0, op: CompareOp::Gt, value: S::from_i32(10) }];
+        let slow = [Clause::Compare { param: 0, op: CompareOp::Le, value: S::from_i32(10) }];
+        let jump = [Clause::Param(2), Clause::Param(1)];
+        let land = [Clause::Param(1)];
+        let transitions = [
+            TransitionDef::new(TransitionFrom::State(1), 0).when(&slow),
+            TransitionDef::new(TransitionFrom::State(2), 0).when(&land).after(S::HALF),
+            TransitionDef::new(TransitionFrom::Any, 2).when(&jump),
+            TransitionDef::new(TransitionFrom::State(0), 1).when(&fast),
+            TransitionDef::new(TransitionFrom::State(2), 1).on_finished(true),
+        ];
+        let def = SliceMachine::new(&params, &states, &transitions, 0);
+        let mut events: EventQueue<4> = EventQueue::new();
+        let Ok(mut sm) = StateMachine::<S, 4>::new(0, 0, &def) else {
+            check(name, false);
+            return;
+        };
+        let dt = S::from_ratio(1, 60);
+        sm.update_alone(dt, &def, &mut events);
+        let _ = events.drain().count();
+        announce(self.ty, name, 0, U);
+        bench_start();
+        for _ in 0..U {
+            black_box(sm.update_alone(black_box(dt), &def, &mut events));
+        }
+        bench_stop();
+        check(name, sm.current() == 0 && events.is_empty());
+    }
+}
+
 /// `parts` concatenated into `buf` (truncated to fit).
 fn join<'a>(buf: &'a mut [u8; 48], parts: &[&str]) -> &'a str {
     let mut n = 0;
@@ -265,6 +335,10 @@ fn update_suite<S: Scalar>(b: &mut Bench) {
     b.dynamics::<S>("dynamics.secondOrder", Integrator::SecondOrder);
     b.dynamics::<S>("dynamics.spring", Integrator::Spring);
     b.dynamics::<S>("dynamics.pd", Integrator::Pd);
+
+    b.animator::<S, 1>("animator.1-float-track");
+    b.animator::<S, 4>("animator.4-float-tracks");
+    b.machine::<S>("statemachine.5-transitions");
 }
 
 fn suite<S: Scalar>(ty: &'static [u8], b: &mut Bench) {
