@@ -4,9 +4,8 @@
 
 use crate::error::HostError;
 use ossicle::asset::Asset;
-use ossicle::event::{Event, EventQueue};
 use ossicle::scalar::{Scalar, Q16};
-use ossicle::sprite::{BlobSprite, SpritePlayer, SpriteSource};
+use ossicle::sprite::BlobSprite;
 use ossicle_format::ScalarEncoding;
 use std::path::Path;
 
@@ -32,8 +31,9 @@ impl ShownFrame {
 }
 
 /// The frames one play-through of animation `animation` shows, in order, as the kernel's
-/// [`SpritePlayer`] plays them: a looping animation until its first pass ends (a ping-pong goes
-/// there and back), a non-looping one until it ends (all its repeats), a held frame once.
+/// [`ossicle::sprite::play_through`] plays them: a looping animation until its first pass ends (a
+/// ping-pong goes there and back), a non-looping one until it ends (all its repeats), a held frame
+/// once.
 pub fn play_through(sprite: &BlobSprite<'_>, animation: usize) -> Result<Vec<ShownFrame>, String> {
     match sprite.section().encoding() {
         ScalarEncoding::F32 => play_through_as::<f32>(sprite, animation),
@@ -43,33 +43,15 @@ pub fn play_through(sprite: &BlobSprite<'_>, animation: usize) -> Result<Vec<Sho
 
 fn play_through_as<S: Scalar>(sprite: &BlobSprite<'_>, animation: usize) -> Result<Vec<ShownFrame>, String> {
     let src = sprite.animations::<S>().map_err(|e| e.to_string())?;
-    let looping = src.animation(animation).ok_or("no such animation")?.looping;
-    let mut player: SpritePlayer<'_, S> = SpritePlayer::new(0);
-    let mut q: EventQueue<256> = EventQueue::new();
-    player.play(&src, animation, true).map_err(|e| e.to_string())?;
-    player.update(&src, S::ZERO, &mut q);
-    let _ = q.drain().count();
     let mut shown = Vec::new();
-    loop {
-        let relative = player.frame().ok_or("the player shows no frame")?;
-        let frame = src.frame(animation, relative).ok_or("the animation has no such frame")?;
+    ossicle::sprite::play_through(&src, animation, |relative, frame| {
         let duration = frame.duration.filter(|d| *d > S::ZERO).map(|d| d.to_f64());
         shown.push(ShownFrame { relative, source: frame.source, duration });
-        if shown.len() >= MAX_RENDERED_FRAMES {
-            return Err(format!("one play-through shows more than {MAX_RENDERED_FRAMES} frames"));
-        }
-        let Some(dt) = player.next_change(&src) else { break };
-        player.update(&src, dt, &mut q);
-        let mut done = false;
-        for e in q.drain() {
-            let pass_over = looping && matches!(e, Event::SpriteLooped { .. });
-            if pass_over || matches!(e, Event::SpriteEnded { .. }) {
-                done = true;
-            }
-        }
-        if done {
-            break;
-        }
+        shown.len() <= MAX_RENDERED_FRAMES
+    })
+    .map_err(|e| e.to_string())?;
+    if shown.len() > MAX_RENDERED_FRAMES {
+        return Err(format!("one play-through shows more than {MAX_RENDERED_FRAMES} frames"));
     }
     Ok(shown)
 }

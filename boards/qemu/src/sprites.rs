@@ -16,8 +16,8 @@
 //! pixels: no framebuffer), and the canvas's pixels, row-major, as big-endian RGB565 `u16`s, go
 //! through a CRC-32 (ISO-HDLC, [`ossicle_format::CRC32`]).
 //!
-//! Memory (stack): the two band buffers (2 × 64 × 8 × 2 = 2 KiB), a player, an event queue of
-//! [`EVENTS`] events and the draw's locals.
+//! Memory (stack): the two band buffers (2 × 64 × 8 × 2 = 2 KiB), the kernel's play-through
+//! ([`ossicle::sprite::play_through`]: a player and a small event queue) and the draw's locals.
 
 use core::convert::Infallible;
 
@@ -26,8 +26,7 @@ use embedded_graphics_core::geometry::Point;
 use embedded_graphics_core::pixelcolor::{IntoStorage, Rgb565, RgbColor};
 use ossicle::asset::{Asset, LoadError};
 use ossicle::draw::{draw_frame, render_bands, DrawError, DrawOptions, RenderError};
-use ossicle::event::{Event, EventQueue};
-use ossicle::sprite::{BlobSprite, Rect, SpriteError, SpritePlayer, SpriteSource};
+use ossicle::sprite::{play_through, BlobSprite, Rect, SpriteError};
 use ossicle::{Scalar, Q16};
 use ossicle_format::{ScalarEncoding, CRC32};
 
@@ -39,11 +38,6 @@ pub const MAX_WIDTH: u32 = 64;
 
 /// Pixels per band buffer.
 pub const BAND_PIXELS: usize = (MAX_WIDTH * BAND_ROWS) as usize;
-
-/// Capacity of the player's event queue. One update by `next_change` crosses one frame, so it
-/// emits a handful of events; a dropped event is an error ([`SpritesError::EventsDropped`]), never
-/// a silent difference from the host.
-pub const EVENTS: usize = 16;
 
 /// The most frames one play-through may show (the host's limit is larger; the samples show a few
 /// dozen).
@@ -98,8 +92,6 @@ pub enum SpritesError {
     Player(SpriteError),
     /// An animation or frame the player named does not exist.
     NoFrame,
-    /// More than [`EVENTS`] events in one update.
-    EventsDropped,
     /// A play-through showed more than [`MAX_SHOWN`] frames.
     TooManyFrames,
     /// The draw failed.
@@ -115,7 +107,6 @@ impl SpritesError {
             SpritesError::Canvas => 3,
             SpritesError::Player(_) => 4,
             SpritesError::NoFrame => 5,
-            SpritesError::EventsDropped => 6,
             SpritesError::TooManyFrames => 7,
             SpritesError::Draw => 8,
         }
@@ -155,7 +146,8 @@ pub fn run(blob: &[u8], mut report: impl FnMut(&Shown<'_>)) -> Result<Summary, S
     Ok(summary)
 }
 
-/// One play-through of `animation` (as the host's `play_through`), drawing each shown frame.
+/// One play-through of `animation` (the kernel's [`play_through`], as the host's render plays it),
+/// drawing each shown frame.
 fn play<S: Scalar>(
     sprite: &BlobSprite<'_>,
     animation: u32,
@@ -166,52 +158,40 @@ fn play<S: Scalar>(
     let src = sprite.animations::<S>().map_err(|_| SpritesError::NoFrame)?;
     let index = animation as usize;
     let name = src.name(index).unwrap_or("");
-    let looping = src.animation(index).ok_or(SpritesError::NoFrame)?.looping;
-    let mut player: SpritePlayer<'_, S> = SpritePlayer::new(0);
-    let mut q: EventQueue<EVENTS> = EventQueue::new();
-    player.play(&src, index, true).map_err(SpritesError::Player)?;
-    player.update(&src, S::ZERO, &mut q);
-    q.clear();
     let mut shown = 0u32;
-    loop {
-        if q.dropped() > 0 {
-            return Err(SpritesError::EventsDropped);
-        }
-        let relative = player.frame().ok_or(SpritesError::NoFrame)?;
-        let frame = src.frame(index, relative).ok_or(SpritesError::NoFrame)?;
-        let duration = frame.duration.filter(|d| *d > S::ZERO).map_or(0, |d| d.to_blob_bits());
-        let crc = frame_crc(sprite, frame.source, a, b)?;
-        report(&Shown {
-            sprite: sprite.name(),
-            animation: name,
-            animation_index: animation,
-            index: shown,
-            relative,
-            source: frame.source,
-            duration,
-            crc,
-        });
-        shown += 1;
+    let mut failed = None;
+    play_through(&src, index, |relative, frame| {
         if shown >= MAX_SHOWN {
-            return Err(SpritesError::TooManyFrames);
+            failed = Some(SpritesError::TooManyFrames);
+            return false;
         }
-        let Some(dt) = player.next_change(&src) else { break };
-        player.update(&src, dt, &mut q);
-        let mut done = false;
-        for e in q.drain() {
-            let pass_over = looping && matches!(e, Event::SpriteLooped { .. });
-            if pass_over || matches!(e, Event::SpriteEnded { .. }) {
-                done = true;
+        let duration = frame.duration.filter(|d| *d > S::ZERO).map_or(0, |d| d.to_blob_bits());
+        match frame_crc(sprite, frame.source, a, b) {
+            Ok(crc) => {
+                report(&Shown {
+                    sprite: sprite.name(),
+                    animation: name,
+                    animation_index: animation,
+                    index: shown,
+                    relative,
+                    source: frame.source,
+                    duration,
+                    crc,
+                });
+                shown += 1;
+                true
+            }
+            Err(e) => {
+                failed = Some(e);
+                false
             }
         }
-        if q.dropped() > 0 {
-            return Err(SpritesError::EventsDropped);
-        }
-        if done {
-            break;
-        }
+    })
+    .map_err(SpritesError::Player)?;
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Draws sprite frame `source` at the origin of a black canvas of the sprite's size, in bands

@@ -809,3 +809,47 @@ impl<'k, S: Scalar> SpritePlayer<'k, S> {
         }
     }
 }
+
+/// Plays one play-through of animation `animation` of `src` with a fresh [`SpritePlayer`] and calls
+/// `visit(relative_frame, frame)` for every frame shown, in order: a looping animation until its
+/// first pass ends (a ping-pong goes there and back), a non-looping one until it ends (all its
+/// repeats), a held frame once. Each step advances by exactly [`SpritePlayer::next_change`], so no
+/// frame is skipped. `visit` returns `false` to stop early. Returns how many frames were visited.
+///
+/// This is what `ossicle render` writes and what the QEMU firmware checks frame by frame.
+///
+/// ```
+/// use ossicle::sprite::{play_through, Frames, PlayMode, SliceSource, SpriteAnimation};
+/// let anims = [SpriteAnimation::new("wave", Frames::Range { start: 4, end: 6 }, 10.0f32)
+///     .mode(PlayMode::PingPong).looping(true)];
+/// let mut shown = Vec::new();
+/// play_through(&SliceSource::new(&anims), 0, |_, f| { shown.push(f.source); true }).unwrap();
+/// assert_eq!(shown, [4, 5, 6, 5]);
+/// ```
+pub fn play_through<S: Scalar, Src: SpriteSource<S> + ?Sized>(
+    src: &Src,
+    animation: usize,
+    mut visit: impl FnMut(u32, FrameRef<S>) -> bool,
+) -> Result<u32, SpriteError> {
+    let looping = src.animation(animation).ok_or(SpriteError::NoSuchAnimation)?.looping;
+    let mut player: SpritePlayer<'_, S> = SpritePlayer::new(0);
+    // Events are not needed: the end of the play-through is read from the player's state.
+    let mut q: EventQueue<4> = EventQueue::new();
+    player.play(src, animation, true)?;
+    player.update(src, S::ZERO, &mut q);
+    let mut visited = 0u32;
+    while let Some(relative) = player.frame() {
+        let Some(frame) = src.frame(animation, relative) else { break };
+        visited = visited.saturating_add(1);
+        if !visit(relative, frame) {
+            break;
+        }
+        let Some(dt) = player.next_change(src) else { break };
+        player.update(src, dt, &mut q);
+        q.clear();
+        if player.is_finished() || (looping && player.loop_count() > 0) {
+            break;
+        }
+    }
+    Ok(visited)
+}
