@@ -133,6 +133,8 @@ pub enum SectionDefect {
     },
     /// A sprite section's content is invalid.
     Sprite(crate::sprite::SpriteDefect),
+    /// A scene section's content is invalid.
+    Scene(crate::scene::SceneDefect),
 }
 
 impl fmt::Display for SectionDefect {
@@ -148,6 +150,7 @@ impl fmt::Display for SectionDefect {
                 write!(f, "refers to string {string} but the table has {count} strings")
             }
             Self::Sprite(d) => write!(f, "sprite: {d}"),
+            Self::Scene(d) => write!(f, "scene: {d}"),
         }
     }
 }

@@ -37,6 +37,7 @@
 extern crate std;
 
 mod error;
+pub mod scene;
 mod sections;
 pub mod sprite;
 mod view;
@@ -54,9 +55,9 @@ use serde::{Deserialize, Serialize};
 /// The four bytes every blob starts with.
 pub const MAGIC: [u8; 4] = *b"OSCL";
 /// The format version this crate reads and writes.
-/// Version 2 added [`SectionKind::Sprite`]; version 1 blobs (strings and test sections only) are
-/// still read.
-pub const FORMAT_VERSION: u16 = 2;
+/// Version 2 added [`SectionKind::Sprite`], version 3 [`SectionKind::Scene`]; older blobs are still
+/// read (a version-1 blob may not hold sprites, a version-2 blob may not hold scenes).
+pub const FORMAT_VERSION: u16 = 3;
 /// The oldest format version this crate reads.
 pub const OLDEST_READABLE_VERSION: u16 = 1;
 /// The size of the fixed header in bytes.
@@ -152,6 +153,8 @@ pub enum SectionKind {
     Test = 2,
     /// A sprite: frames (pixels) and animations ([`sprite`]).
     Sprite = 3,
+    /// A scene: nodes, Animators (property clips) and state machines ([`scene`]).
+    Scene = 4,
 }
 
 impl SectionKind {
@@ -161,6 +164,7 @@ impl SectionKind {
             1 => Some(Self::Strings),
             2 => Some(Self::Test),
             3 => Some(Self::Sprite),
+            4 => Some(Self::Scene),
             _ => None,
         }
     }
@@ -171,6 +175,7 @@ impl SectionKind {
             Self::Strings => "strings",
             Self::Test => "test",
             Self::Sprite => "sprite",
+            Self::Scene => "scene",
         }
     }
 }
@@ -313,6 +318,11 @@ impl<'a> Blob<'a> {
                     return Err(LoadError::UnknownSection { section, kind: rec.kind });
                 }
                 sprite::SpriteSection::parse(body, header.encoding, &blob.strings).map(|_| ())
+            } else if rec.kind == SectionKind::Scene as u32 {
+                if header.version < 3 {
+                    return Err(LoadError::UnknownSection { section, kind: rec.kind });
+                }
+                scene::SceneSection::parse(body, header.encoding, &blob.strings).map(|_| ())
             } else {
                 Ok(())
             };
@@ -403,6 +413,15 @@ impl<'a> Blob<'a> {
         let this = *self;
         (0..self.section_count()).filter_map(move |i| match this.section(i) {
             Some((SectionKind::Sprite, body)) => sprite::SpriteSection::open(body, this.encoding(), &this.strings).ok(),
+            _ => None,
+        })
+    }
+
+    /// The scene sections, in directory order.
+    pub fn scenes(&self) -> impl Iterator<Item = scene::SceneSection<'a>> + 'a {
+        let this = *self;
+        (0..self.section_count()).filter_map(move |i| match this.section(i) {
+            Some((SectionKind::Scene, body)) => scene::SceneSection::open(body, this.encoding(), &this.strings).ok(),
             _ => None,
         })
     }

@@ -86,6 +86,14 @@ impl BlobWriter {
         Ok(())
     }
 
+    /// Adds a scene section (string ids from [`intern`](Self::intern); checked when the blob is
+    /// read back, like [`add_sprite`](Self::add_sprite)).
+    pub fn add_scene(&mut self, body: &crate::scene::SceneBody<'_>) -> Result<(), WriteError> {
+        let bytes = postcard::to_stdvec(body).map_err(|_| WriteError::Encode)?;
+        self.add_section(SectionKind::Scene, bytes);
+        Ok(())
+    }
+
     /// Writes the blob.
     pub fn finish(self) -> Result<Vec<u8>, WriteError> {
         let mut all: Vec<(SectionKind, Vec<u8>)> = Vec::with_capacity(self.sections.len() + 1);

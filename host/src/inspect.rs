@@ -51,6 +51,9 @@ pub fn describe_json(path: &Path, bytes: &[u8]) -> Result<Value, HostError> {
             Some(SectionKind::Sprite) => {
                 s["kind"] = json!("sprite");
             }
+            Some(SectionKind::Scene) => {
+                s["kind"] = json!("scene");
+            }
             None => s["kind"] = json!(rec.kind),
         }
         sections.push(s);
@@ -73,6 +76,7 @@ pub fn describe_json(path: &Path, bytes: &[u8]) -> Result<Value, HostError> {
         "strings": asset.strings().iter().collect::<Vec<_>>(),
         "tests": tests,
         "sprites": asset.sprites().map(|sp| describe_sprite(&asset, &sp)).collect::<Vec<_>>(),
+        "scenes": asset.scenes().map(|sc| describe_scene(&sc)).collect::<Vec<_>>(),
     }))
 }
 
@@ -134,6 +138,106 @@ pub fn describe_sprite(asset: &Asset<'_>, sp: &ossicle::sprite::BlobSprite<'_>) 
         "frames": frames,
         "animations": animations,
     })
+}
+
+/// A scene's nodes, Animators (clips, tracks, keys) and state machines, as JSON.
+pub fn describe_scene(sc: &ossicle::scene::BlobScene<'_>) -> Value {
+    use ossicle::animator::{ClipSource, TrackTarget};
+    use ossicle::statemachine::{MachineSource, TransitionFrom};
+    let sec = sc.section();
+    let path = |n: usize| {
+        let mut parts = Vec::new();
+        let mut at = Some(n);
+        while let Some(i) = at.filter(|_| parts.len() < 64) {
+            let node = sc.node(i);
+            parts.push(node.map_or("?", |x| x.name));
+            at = node.and_then(|x| x.parent);
+        }
+        parts.reverse();
+        format!("/{}", parts.join("/"))
+    };
+    let nodes: Vec<Value> = (0..sc.node_count())
+        .filter_map(|i| sc.node(i).map(|n| (i, n)))
+        .map(|(i, n)| json!({ "path": path(i), "kind": n.kind, "sprite": n.sprite, "animation": n.animation }))
+        .collect();
+    let animators: Vec<Value> = (0..sc.animator_count())
+        .filter_map(|i| Some((sc.animator_node(i)?, sc.clips::<f32>(i).ok().flatten(), sc.clips::<ossicle::Q16>(i))))
+        .enumerate()
+        .map(|(i, (node, clips_f, _))| {
+            let info = |c: usize| -> Value {
+                let name = sc
+                    .clips::<f32>(i)
+                    .ok()
+                    .flatten()
+                    .and_then(|s| s.name(c))
+                    .or_else(|| sc.clips::<ossicle::Q16>(i).ok().flatten().and_then(|s| s.name(c)));
+                let rec = sec.animator(i).and_then(|a| sec.clip_record(a.first_clip as usize + c));
+                let (length, looping, tracks) = rec.map_or((0.0, false, 0), |r| {
+                    (sec.encoding().decode_f64(r.length), r.flags & 1 != 0, r.track_count)
+                });
+                let keys: u32 = rec
+                    .map(|r| {
+                        (0..r.track_count)
+                            .filter_map(|t| sec.track_record((r.first_track + t) as usize))
+                            .map(|t| t.key_count)
+                            .sum()
+                    })
+                    .unwrap_or(0);
+                json!({ "name": name, "length": length, "loop": looping, "tracks": tracks, "keys": keys })
+            };
+            let count = sec.animator(i).map_or(0, |a| a.clip_count as usize);
+            let autoplay = clips_f
+                .and_then(|c| c.autoplay())
+                .or_else(|| sc.clips::<ossicle::Q16>(i).ok().flatten().and_then(|c| c.autoplay()));
+            let _ = TrackTarget::Event;
+            json!({ "node": path(node), "autoplay": autoplay, "clips": (0..count).map(info).collect::<Vec<_>>() })
+        })
+        .collect();
+    let machines: Vec<Value> = (0..sc.machine_count())
+        .map(|i| {
+            let rec = sec.machine(i);
+            let f = sc.machine::<f32>(i).ok().flatten();
+            let q = sc.machine::<ossicle::Q16>(i).ok().flatten();
+            let state_name = |s: usize| f.and_then(|m| m.state_name(s)).or_else(|| q.and_then(|m| m.state_name(s)));
+            let states: Vec<Value> = (0..rec.map_or(0, |r| r.state_count as usize))
+                .map(|s| {
+                    let anim =
+                        f.and_then(|m| m.state_animation_name(s)).or_else(|| q.and_then(|m| m.state_animation_name(s)));
+                    json!({ "name": state_name(s), "animation": anim })
+                })
+                .collect();
+            let params: Vec<Value> = (0..rec.map_or(0, |r| r.param_count as usize))
+                .map(|p| {
+                    let name = f.and_then(|m| m.param_name(p)).or_else(|| q.and_then(|m| m.param_name(p)));
+                    let kind = f
+                        .and_then(|m| m.param(p))
+                        .map(|x| x.kind)
+                        .or_else(|| q.and_then(|m| m.param(p)).map(|x| x.kind));
+                    json!({ "name": name, "kind": format!("{:?}", kind.unwrap_or_default()) })
+                })
+                .collect();
+            let transitions: Vec<Value> = (0..rec.map_or(0, |r| r.transition_count as usize))
+                .map(|t| {
+                    let (from, to) = f
+                        .and_then(|m| m.transition(t).map(|x| (x.from, x.to)))
+                        .or_else(|| q.and_then(|m| m.transition(t).map(|x| (x.from, x.to))))
+                        .unwrap_or((TransitionFrom::Any, 0));
+                    let from = match from {
+                        TransitionFrom::Any => Some("*"),
+                        TransitionFrom::State(s) => state_name(s),
+                    };
+                    json!({ "from": from, "to": state_name(to) })
+                })
+                .collect();
+            json!({
+                "node": sc.machine_node(i).map(path),
+                "sprite": sc.machine_sprite(i).map(path),
+                "start": rec.and_then(|r| state_name(r.start as usize)),
+                "params": params, "states": states, "transitions": transitions,
+            })
+        })
+        .collect();
+    json!({ "name": sc.name(), "nodes": nodes, "animators": animators, "machines": machines })
 }
 
 fn test_words<'a>(t: &ossicle::asset::TestSection<'a>) -> Box<dyn Iterator<Item = u32> + 'a> {
@@ -207,6 +311,52 @@ pub fn describe_text(path: &Path, bytes: &[u8]) -> Result<String, HostError> {
                 if a["looping"] == json!(true) { " looping" } else { "" },
                 a["repeat"],
                 if a["durations"].is_null() { String::new() } else { format!(" durations {}", a["durations"]) }
+            );
+        }
+    }
+    for sc in v["scenes"].as_array().cloned().unwrap_or_default() {
+        let nodes = sc["nodes"].as_array().cloned().unwrap_or_default();
+        let animators = sc["animators"].as_array().cloned().unwrap_or_default();
+        let machines = sc["machines"].as_array().cloned().unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  scene {}: {} nodes, {} Animators, {} state machines",
+            sc["name"],
+            nodes.len(),
+            animators.len(),
+            machines.len()
+        );
+        for a in &animators {
+            let _ = writeln!(out, "    animator {} autoplay {}", a["node"], a["autoplay"]);
+            for c in a["clips"].as_array().cloned().unwrap_or_default() {
+                let _ = writeln!(
+                    out,
+                    "      clip {} length {} s{}: {} tracks, {} keys",
+                    c["name"],
+                    c["length"],
+                    if c["loop"] == json!(true) { " looping" } else { "" },
+                    c["tracks"],
+                    c["keys"]
+                );
+            }
+        }
+        for m in &machines {
+            let states: Vec<String> = m["states"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .iter()
+                .map(|s| s["name"].as_str().unwrap_or("?").to_string())
+                .collect();
+            let _ = writeln!(
+                out,
+                "    machine {} (sprite {}) start {}: {} params, states {}, {} transitions",
+                m["node"],
+                m["sprite"],
+                m["start"],
+                m["params"].as_array().map_or(0, Vec::len),
+                states.join(", "),
+                m["transitions"].as_array().map_or(0, Vec::len)
             );
         }
     }

@@ -10,6 +10,8 @@ pub struct Project {
     pub tests: Vec<TestArray>,
     /// Sprites: frames (RGBA pixels) and animations.
     pub sprites: Vec<Sprite>,
+    /// Scenes: node trees with Animators and state machines.
+    pub scenes: Vec<crate::sources::scene::SceneIr>,
 }
 
 /// A named array of scalar values.
@@ -38,6 +40,7 @@ impl Project {
         self.strings.extend(other.strings);
         self.tests.extend(other.tests);
         self.sprites.extend(other.sprites);
+        self.scenes.extend(other.scenes);
     }
 }
 

@@ -15,6 +15,7 @@ pub mod render;
 #[cfg(feature = "sim")]
 pub mod sim;
 pub mod sources;
+pub mod trace;
 pub mod write;
 
 pub use error::HostError;

@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ossicle_format::ScalarEncoding;
-use ossicle_host::{inspect, output, render, sources, write, HostError};
+use ossicle_host::{inspect, output, render, sources, trace, write, HostError};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -91,6 +91,19 @@ enum Command {
         /// The atlas to write: OUT.png and OUT.json (a `.png` or `.json` extension is dropped).
         #[arg(short, long)]
         output: PathBuf,
+    },
+    /// Run a script against a blob's scene with the kernel and print one JSON line per step: the
+    /// property writes and the events (Animator events, clip ends, state changes, sprite events).
+    /// Script format and output: docs/trace.md.
+    Trace {
+        /// The blob (built from a scene XML file).
+        blob: PathBuf,
+        /// The script: one command per line (update DT, play A CLIP, set M PARAM V, ...).
+        #[arg(long)]
+        script: PathBuf,
+        /// The scene to run (default: the blob's first).
+        #[arg(long)]
+        scene: Option<String>,
     },
     /// Show what a blob holds.
     Inspect {
@@ -214,6 +227,9 @@ fn run(cli: Cli) -> Result<(), HostError> {
                 let cands: Vec<String> = p.candidates.iter().map(|(n, b)| format!("{n} {b}")).collect();
                 eprintln!("  considered: {}", cands.join(", "));
             }
+            for (name, bytes) in &report.scenes {
+                eprintln!("scene {name}: section {bytes} bytes");
+            }
             eprintln!("wrote {} ({} bytes, {} scalars)", output.display(), bytes.len(), encoding.name());
             Ok(())
         }
@@ -252,6 +268,17 @@ fn run(cli: Cli) -> Result<(), HostError> {
             output::write_atomically(&json_path, &json)?;
             eprintln!("wrote {} and {}", png_path.display(), json_path.display());
             Ok(())
+        }
+        Command::Trace { blob, script, scene } => {
+            let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
+            let text = sources::read_limited(&script, sources::MAX_SOURCE_BYTES)?;
+            let text = String::from_utf8(text).map_err(|e| {
+                HostError::file(&script, format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
+            })?;
+            let mut out = String::new();
+            let result = trace::trace(&blob, &bytes, scene.as_deref(), &script, &text, &mut out);
+            print!("{out}");
+            result.map(|_| ())
         }
         Command::Inspect { blob, json } => {
             let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;

@@ -2,7 +2,7 @@
 //! paths, value texts, and every refusal with its line:column.
 
 use ossicle_host::conditions::{Clause, CompareOp, ParamKind};
-use ossicle_host::sources::scene::{parse, parse_value, KeyIr, SceneIr, TrackProperty, Value, ValueKind};
+use ossicle_host::sources::scene::{parse, parse_value, SceneIr, TrackProperty, Value, ValueKind};
 use std::path::Path;
 
 fn scene(text: &str) -> Result<SceneIr, String> {
@@ -34,14 +34,17 @@ fn the_issue_animator_example() {
     let t = &c.tracks[0];
     assert_eq!((t.target, t.kind, t.step), (Some(0), ValueKind::Float, false));
     assert_eq!(t.property, TrackProperty::Builtin(2));
+    let keys: Vec<(f64, Value, Option<String>)> =
+        t.keys.iter().map(|k| (k.time, k.value.clone(), k.ease.clone())).collect();
     assert_eq!(
-        t.keys,
+        keys,
         [
-            KeyIr { time: 0.0, value: Value::Float(0.0), ease: Some("InOutSine".into()) },
-            KeyIr { time: 0.5, value: Value::Float(-6.0), ease: Some("InOutSine".into()) },
-            KeyIr { time: 1.0, value: Value::Float(0.0), ease: None },
+            (0.0, Value::Float(0.0), Some("InOutSine".into())),
+            (0.5, Value::Float(-6.0), Some("InOutSine".into())),
+            (1.0, Value::Float(0.0), None),
         ]
     );
+    assert!(t.keys.iter().all(|k| k.place.contains(':')), "every key knows its line:column");
     let e = &c.tracks[1];
     assert_eq!((e.target, &e.property, e.step), (None, &TrackProperty::Event, true));
     assert_eq!(e.keys[0].value, Value::Text("top".into()));

@@ -551,7 +551,7 @@ fn split_direction_family(s: &[u8]) -> Option<(usize, usize)> {
 /// `k <= 22`, so it is correctly rounded to `f64` before the conversion to `f32` whenever the
 /// significant digits fit 17 decimal digits and the exponent is moderate; extra digits are dropped
 /// (an error below 1e-17 relative). Numbers beyond `±1e38` are refused.
-fn parse_decimal(b: &[u8]) -> Option<f32> {
+pub(crate) fn parse_decimal(b: &[u8]) -> Option<f32> {
     let mut i = 0usize;
     let negative = match b.first() {
         Some(b'-') => {

@@ -28,6 +28,7 @@ pub mod math;
 pub mod motion;
 pub mod pool;
 pub mod scalar;
+pub mod scene;
 pub mod sink;
 pub mod sprite;
 pub mod statemachine;

@@ -68,19 +68,7 @@ pub fn parse_source(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     match ext.as_str() {
         "aseprite" | "ase" => aseprite::parse(path, bytes),
-        "xml" if is_scene(bytes) => {
-            let scene = scene::parse(path, bytes)?;
-            Err(HostError::file(
-                path,
-                format!(
-                    "scene XML parsed ({} nodes, {} Animators, {} StateMachines), but the blob format has no \
-                     Animator or StateMachine sections yet (issue 5 in progress)",
-                    scene.nodes.len(),
-                    scene.animators.len(),
-                    scene.machines.len()
-                ),
-            ))
-        }
+        "xml" if is_scene(bytes) => load_scene(path, bytes),
         "xml" => animxml::parse(path, bytes),
         "json" => match json_kind(bytes) {
             JsonKind::Test => testsrc::parse(path, bytes),
@@ -96,6 +84,57 @@ pub fn parse_source(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
             ),
         )),
     }
+}
+
+/// Parses a scene file and loads the sprite sources its AnimatedSprite nodes name with `src`
+/// (relative to the scene file; each file once). A node with `src` and no `sprite` shows the
+/// sprite that file defines (it must define exactly one).
+fn load_scene(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
+    let mut scene = scene::parse(path, bytes)?;
+    let mut project = Project::default();
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut loaded: Vec<(std::path::PathBuf, Vec<String>)> = Vec::new();
+    for node in &mut scene.nodes {
+        let Some(src) = node.src.clone() else { continue };
+        let file = dir.join(&src);
+        let names = match loaded.iter().find(|(f, _)| *f == file) {
+            Some((_, names)) => names.clone(),
+            None => {
+                let p = load_source(&file)
+                    .map_err(|e| HostError::at(path, &node.place, format!("node {}: src {src:?}: {e}", node.path)))?;
+                if !p.scenes.is_empty() || !p.tests.is_empty() {
+                    return Err(HostError::at(
+                        path,
+                        &node.place,
+                        format!("node {}: src {src:?} is not a sprite source", node.path),
+                    ));
+                }
+                let names: Vec<String> = p.sprites.iter().map(|s| s.name.clone()).collect();
+                project.merge(p);
+                loaded.push((file.clone(), names.clone()));
+                names
+            }
+        };
+        if node.sprite.is_none() {
+            match names.as_slice() {
+                [one] => node.sprite = Some(one.clone()),
+                _ => {
+                    return Err(HostError::at(
+                        path,
+                        &node.place,
+                        format!(
+                            "node {}: src {src:?} defines {} sprites ({}); say which with sprite=\"...\"",
+                            node.path,
+                            names.len(),
+                            names.join(", ")
+                        ),
+                    ))
+                }
+            }
+        }
+    }
+    project.scenes.push(scene);
+    Ok(project)
 }
 
 /// Whether XML bytes are a scene (root `<scene>` or `<node>`) rather than an animation set.

@@ -104,6 +104,8 @@ pub struct SceneIr {
     pub animators: Vec<AnimatorIr>,
     /// The StateMachine nodes.
     pub machines: Vec<MachineIr>,
+    /// The scene file.
+    pub file: std::path::PathBuf,
 }
 
 /// One node.
@@ -117,6 +119,14 @@ pub struct SceneNode {
     pub parent: Option<usize>,
     /// Its path from the top (`/World/Coin`).
     pub path: String,
+    /// An AnimatedSprite's sprite asset (`sprite`; set from `src` when only that is given).
+    pub sprite: Option<String>,
+    /// An AnimatedSprite's sprite source file (`src`, relative to the scene file).
+    pub src: Option<String>,
+    /// An AnimatedSprite's `animation`, played from the start when the scene loads.
+    pub animation: Option<String>,
+    /// Where the node is (`line:column`).
+    pub place: String,
 }
 
 /// An Animator node.
@@ -128,6 +138,8 @@ pub struct AnimatorIr {
     pub autoplay: Option<usize>,
     /// The clips.
     pub clips: Vec<ClipIr>,
+    /// Where the Animator is (`line:column`).
+    pub place: String,
 }
 
 /// A clip.
@@ -167,6 +179,8 @@ pub struct TrackIr {
     pub step: bool,
     /// The keys, in time order.
     pub keys: Vec<KeyIr>,
+    /// Where the track is (`line:column`).
+    pub place: String,
 }
 
 /// A key.
@@ -178,6 +192,8 @@ pub struct KeyIr {
     pub value: Value,
     /// The ease towards the next key (as written; checked against the kernel's names).
     pub ease: Option<String>,
+    /// Where the key is (`line:column`).
+    pub place: String,
 }
 
 /// A StateMachine node.
@@ -195,6 +211,8 @@ pub struct MachineIr {
     pub states: Vec<(String, Option<String>)>,
     /// Transitions, in order.
     pub transitions: Vec<TransitionIr>,
+    /// Where the machine is (`line:column`).
+    pub place: String,
 }
 
 /// A transition.
@@ -214,6 +232,8 @@ pub struct TransitionIr {
     pub crossfade: f64,
     /// Exit time (normalised), for skeletal use.
     pub exit_time: Option<f64>,
+    /// Where the transition is (`line:column`).
+    pub place: String,
 }
 
 /// Parses scene XML.
@@ -221,7 +241,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SceneIr, HostError> {
     let doc = document(path, bytes)?;
     let x = Xml { file: path, doc: &doc };
     let root = doc.root_element();
-    let mut scene = SceneIr::default();
+    let mut scene = SceneIr { file: path.to_path_buf(), ..SceneIr::default() };
     let tops: Vec<Node<'_, '_>> = match root.tag_name().name() {
         "scene" => {
             x.only(root, &["name"])?;
@@ -275,7 +295,13 @@ fn collect<'a, 'i>(
         None => format!("/{name}"),
     };
     let index = scene.nodes.len();
-    scene.nodes.push(SceneNode { name: name.into(), kind: kind.into(), parent, path });
+    let (mut sprite, mut src, mut animation) = (None, None, None);
+    if kind == "AnimatedSprite" {
+        let text = |a: &str| n.attribute(a).filter(|v| !v.is_empty()).map(str::to_string);
+        (sprite, src, animation) = (text("sprite"), text("src"), text("animation"));
+    }
+    let place = x.pos(n.range().start);
+    scene.nodes.push(SceneNode { name: name.into(), kind: kind.into(), parent, path, sprite, src, animation, place });
     elements.push(n);
     for c in n.children().filter(|c| c.is_element() && c.tag_name().name() == "node") {
         collect(x, c, Some(index), scene, elements)?;
@@ -327,7 +353,7 @@ fn animator(x: &Xml<'_, '_>, el: Node<'_, '_>, index: usize, scene: &SceneIr) ->
             x.at_attr(el, "autoplay", format!("autoplay names clip {a:?}, which the Animator does not have"))
         })?),
     };
-    Ok(AnimatorIr { node: index, autoplay, clips })
+    Ok(AnimatorIr { node: index, autoplay, clips, place: x.pos(el.range().start) })
 }
 
 fn track(
@@ -400,11 +426,11 @@ fn track(
         if let Some(e) = &ease {
             ossicle::ease::Ease::<f32>::parse(e).map_err(|_| x.at_attr(k, "ease", format!("unknown ease {e:?}")))?;
         }
-        keys.push(KeyIr { time, value, ease });
+        keys.push(KeyIr { time, value, ease, place: x.pos(k.range().start) });
     }
     let step =
         x.bool(t, "step")?.unwrap_or(false) || matches!(kind, ValueKind::Bool | ValueKind::Int | ValueKind::Text);
-    Ok(TrackIr { target, property, kind, step, keys })
+    Ok(TrackIr { target, property, kind, step, keys, place: x.pos(t.range().start) })
 }
 
 /// The kind of a `script.<field>` track, from its first value's form.
@@ -547,6 +573,7 @@ fn machine(x: &Xml<'_, '_>, el: Node<'_, '_>, index: usize, scene: &SceneIr) -> 
             on_finished: x.bool(c, "onFinished")?.unwrap_or(false),
             crossfade: secs("crossfade")?,
             exit_time: x.f64(c, "exitTime")?,
+            place: x.pos(c.range().start),
         });
     }
     let sprite = match el.attribute("sprite") {
@@ -555,5 +582,5 @@ fn machine(x: &Xml<'_, '_>, el: Node<'_, '_>, index: usize, scene: &SceneIr) -> 
             Some(resolve(scene, parent, p).ok_or_else(|| x.at_attr(el, "sprite", format!("no node at path {p:?}")))?)
         }
     };
-    Ok(MachineIr { node: index, sprite, start, params, states, transitions })
+    Ok(MachineIr { node: index, sprite, start, params, states, transitions, place: x.pos(el.range().start) })
 }

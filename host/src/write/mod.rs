@@ -1,8 +1,10 @@
 //! IR -> blob bytes: the one writer every source goes through.
 
 mod anims;
+mod scene;
 
 pub use anims::{encode_animations, played_frames};
+pub use scene::encode_scene;
 
 use crate::error::HostError;
 use crate::ir::Project;
@@ -30,6 +32,8 @@ impl WriteOptions {
 pub struct WriteReport {
     /// One entry per sprite, in blob order.
     pub sprites: Vec<SpriteReport>,
+    /// One entry per scene: its name and section bytes.
+    pub scenes: Vec<(String, usize)>,
 }
 
 /// A sprite's storage.
@@ -118,6 +122,17 @@ pub fn write_blob_with(project: &Project, opts: &WriteOptions) -> Result<(Vec<u8
             frames: sprite.frames.len(),
             animations: sprite.animations.len(),
         });
+    }
+    let mut scene_names = std::collections::BTreeMap::new();
+    for scene in &project.scenes {
+        if let Some(file) = scene_names.insert(scene.name.clone(), scene.file.clone()) {
+            return Err(HostError::file(
+                &scene.file,
+                format!("a scene called {:?} is already defined by {}", scene.name, file.display()),
+            ));
+        }
+        let bytes = encode_scene(scene, &project.sprites, &mut w, encoding)?;
+        report.scenes.push((scene.name.clone(), bytes));
     }
     let bytes = w.finish().map_err(|e| HostError::file("<output>", e.to_string()))?;
     // Every blob the host writes must load: a writer bug is caught here, not on a device.

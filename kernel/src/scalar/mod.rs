@@ -91,6 +91,10 @@ pub trait Scalar: Copy + Default + PartialEq + PartialOrd + Debug + Send + Sync 
     fn to_f32(self) -> f32;
     /// Converts to `f64` (exact).
     fn to_f64(self) -> f64;
+    /// Writes the value in decimal, the shortest text that reads back as the same value: Rust's
+    /// `Display` for `f32` (`inf`, `NaN` for non-finite values), the `fixed` crate's `Display` for
+    /// Q16.16. Integers have no decimal point (`3`, `-0.5`).
+    fn write_decimal(self, w: &mut dyn core::fmt::Write) -> core::fmt::Result;
     /// The largest integer not above `self`, saturating to the `i32` range (NaN gives 0).
     fn floor_to_i32(self) -> i32;
 
@@ -296,6 +300,9 @@ impl Scalar for f32 {
     #[inline]
     fn to_f64(self) -> f64 {
         f64::from(self)
+    }
+    fn write_decimal(self, w: &mut dyn core::fmt::Write) -> core::fmt::Result {
+        write!(w, "{self}")
     }
     #[inline]
     fn floor_to_i32(self) -> i32 {
@@ -586,6 +593,9 @@ impl Scalar for I16F16 {
     #[inline]
     fn to_f64(self) -> f64 {
         f64::from(self.to_bits()) / 65536.0
+    }
+    fn write_decimal(self, w: &mut dyn core::fmt::Write) -> core::fmt::Result {
+        write!(w, "{self}")
     }
     #[inline]
     fn floor_to_i32(self) -> i32 {
