@@ -29,6 +29,9 @@
 //!   the property's kind (`script.<field>` by the text's form). Keys must come in time order:
 //!   keys out of order are an error that names both (the Odin engine sorts them; refusing says
 //!   so instead of silently reordering an artist's typo). Times are in [0, length].
+//! - AnimatedSprite: `src?` (a sprite source file relative to the scene, built into the same
+//!   blob), `sprite?` (the sprite's name; default: the one `src` defines), `animation?` (played
+//!   from the start at load). Other kinds keep their attributes as text.
 //! - StateMachine: `start`, `sprite?` (a path from the machine's parent to the sprite it drives,
 //!   default `""`: the parent), `<param name type=Float|Bool|Trigger value?>`, `<state name
 //!   animation?>`, `<transition from to when? after? onFinished? crossfade? exitTime?>` (`from="*"`:
