@@ -396,7 +396,7 @@ impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize> Tracer<'
                     if failed {
                         return Err(err(TraceErrorKind::Write));
                     }
-                    self.finish(&mut q, out).map_err(|k| err(k))?;
+                    self.finish(&mut q, out).map_err(err)?;
                 }
                 return Ok(());
             }
@@ -451,25 +451,26 @@ impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize> Tracer<'
                     self.scene.animator_parts(a).ok_or(err(TraceErrorKind::NoAnimator(w.get(1))))?;
                 let mut first = true;
                 let mut failed = false;
-                let mut sink = super::Observed {
-                    sink: nodes,
-                    observe: |tg: TargetId, p: PropertyId, v: PropertyValue<S>| {
-                        let r = if first { Ok(()) } else { out.write_char(',') };
-                        first = false;
-                        if r.and_then(|_| write_write(out, &scene_blob, tg, p, v)).is_err() {
-                            failed = true;
+                {
+                    let mut sink = super::Observed {
+                        sink: nodes,
+                        observe: |tg: TargetId, p: PropertyId, v: PropertyValue<S>| {
+                            let r = if first { Ok(()) } else { out.write_char(',') };
+                            first = false;
+                            if r.and_then(|_| write_write(out, &scene_blob, tg, p, v)).is_err() {
+                                failed = true;
+                            }
+                        },
+                    };
+                    match (w.get(0), t) {
+                        ("seek", Some(t)) => anim.seek(&clips, &mut sink, t),
+                        ("apply", Some(t)) => {
+                            let clip = clips.find(w.get(2)).ok_or(err(TraceErrorKind::NoClip(w.get(2))))?;
+                            let _ = anim.apply(&clips, &mut sink, clip, t);
                         }
-                    },
-                };
-                match (w.get(0), t) {
-                    ("seek", Some(t)) => anim.seek(&clips, &mut sink, t),
-                    ("apply", Some(t)) => {
-                        let clip = clips.find(w.get(2)).ok_or(err(TraceErrorKind::NoClip(w.get(2))))?;
-                        let _ = anim.apply(&clips, &mut sink, clip, t);
+                        _ => anim.stop(&clips, &mut sink, n == 3),
                     }
-                    _ => anim.stop(&clips, &mut sink, n == 3),
                 }
-                drop(sink);
                 if failed {
                     return Err(err(TraceErrorKind::Write));
                 }
