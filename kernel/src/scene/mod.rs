@@ -3,7 +3,7 @@
 //! tests and `ossicle trace` use.
 //!
 //! A [`BlobScene`] is a scene section read in place (see `ossicle_format::scene` for the bytes).
-//! [`BlobClips`] and [`BlobMachine`] implement [`ClipSource`] and [`MachineSource`] over it, so an
+//! [`BlobClips`] and [`BlobMachine`] implement [`ClipSource`](crate::animator::ClipSource) and [`MachineSource`] over it, so an
 //! [`Animator`] or a [`StateMachine`] plays a scene's definitions straight from flash. [`Scene`]
 //! wires a whole scene up the way the Odin engine runs it: a [`NodeTable`] holds every node's
 //! built-in properties, every AnimatedSprite node bound to a sprite asset gets a
