@@ -701,6 +701,23 @@ impl<'a> SceneSection<'a> {
         let [name, length, flags, first_track, track_count] = row(&self.clips, i)?;
         Some(ClipRecord { name, length, flags, first_track, track_count })
     }
+    /// Only the (first track, track count) run of clip record `i` (two word reads).
+    #[inline]
+    pub fn clip_track_run(&self, i: usize) -> Option<(u32, u32)> {
+        let base = i.checked_mul(CLIP_WORDS)?;
+        Some((self.clips.get(base.checked_add(3)?)?, self.clips.get(base.checked_add(4)?)?))
+    }
+    /// Only the (first key, key count) run of track record `i` (two word reads).
+    #[inline]
+    pub fn track_key_run(&self, i: usize) -> Option<(u32, u32)> {
+        let base = i.checked_mul(TRACK_WORDS)?;
+        Some((self.tracks.get(base.checked_add(3)?)?, self.tracks.get(base.checked_add(4)?)?))
+    }
+    /// Only the info word (kind and step) of track record `i`.
+    #[inline]
+    pub fn track_info(&self, i: usize) -> Option<u32> {
+        self.tracks.get(i.checked_mul(TRACK_WORDS)?.checked_add(2)?)
+    }
     /// The number of track records.
     pub fn track_total(&self) -> usize {
         count(&self.tracks, TRACK_WORDS)

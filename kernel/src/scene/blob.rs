@@ -228,15 +228,24 @@ impl<'a, S: Scalar> BlobClips<'a, S> {
         self.section.strings().get(r.name)
     }
 
-    /// The absolute index of track `track` of clip `clip`, with its record.
-    fn track_record(&self, clip: usize, track: usize) -> Option<ossicle_format::scene::TrackRecord> {
-        let c = self.section.clip_record(index(self.first_clip, clip, self.clip_count)?)?;
-        self.section.track_record(index(c.first_track, track, c.track_count)?)
+    /// The absolute index of track `track` of clip `clip`.
+    #[inline]
+    fn track_index(&self, clip: usize, track: usize) -> Option<usize> {
+        let (first, count) = self.section.clip_track_run(index(self.first_clip, clip, self.clip_count)?)?;
+        index(first, track, count)
     }
 
-    fn key_index(&self, clip: usize, track: usize, key: usize) -> Option<(usize, u32)> {
-        let t = self.track_record(clip, track)?;
-        Some((index(t.first_key, key, t.key_count)?, t.info))
+    /// Track `track` of clip `clip`'s record.
+    fn track_record(&self, clip: usize, track: usize) -> Option<ossicle_format::scene::TrackRecord> {
+        self.section.track_record(self.track_index(clip, track)?)
+    }
+
+    /// The absolute index of a key (reads two words of the clip and two of the track).
+    #[inline]
+    fn key_index(&self, clip: usize, track: usize, key: usize) -> Option<(usize, usize)> {
+        let t = self.track_index(clip, track)?;
+        let (first, count) = self.section.track_key_run(t)?;
+        Some((index(first, key, count)?, t))
     }
 }
 
@@ -280,9 +289,9 @@ impl<S: Scalar> ClipSource<S> for BlobClips<'_, S> {
     }
 
     fn key(&self, clip: usize, track: usize, key: usize) -> Option<Key<S>> {
-        let (k, info) = self.key_index(clip, track, key)?;
+        let (k, t) = self.key_index(clip, track, key)?;
         let r = self.section.key_record(k)?;
-        let value = match kind_of(info) {
+        let value = match kind_of(self.section.track_info(t)?) {
             ValueKind::Float => KeyValue::Float(S::from_blob_bits(r.a)),
             ValueKind::Vector => KeyValue::Vector(Vec2::new(S::from_blob_bits(r.a), S::from_blob_bits(r.b))),
             ValueKind::Color => KeyValue::Color(Rgba8::from_array(r.a.to_be_bytes())),
