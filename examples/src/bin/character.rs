@@ -24,8 +24,9 @@
 //!    the screen (not part of it) shows the frame, the state, the time in it and the input.
 //!
 //! Scene coordinates: x in screen pixels, y with 0 on the floor and negative values above it; a
-//! sprite node's position is the bottom centre of its canvas (the knight's feet). Nodes' rotation,
-//! scale and tint are not drawn.
+//! sprite node's position is the bottom centre of its canvas (the knight's feet); a Label's is the
+//! bottom centre of its text. A node is drawn when it and all its parents are `visible` with an
+//! `opacity` above 0; rotation, scale and tint colours are not drawn.
 //!
 //! # Headless (default, no SDL)
 //!
@@ -65,11 +66,11 @@
 //! ```
 //!
 //! runs the scene live at 60 Hz, driven by the keyboard: Left and Right walk (speed 40, facing that
-//! way), Space jumps, H hurts the knight, Escape (or closing the window) quits. Where no display is
-//! set (no `DISPLAY` or `WAYLAND_DISPLAY` on Linux) it says so instead of letting SDL fail. The
-//! `window` feature turns on embedded-graphics-simulator's SDL2 backend, which needs the SDL2
-//! development files (Debian: `apt-get install libsdl2-dev`). Built without it, `--window` says so
-//! and exits with status 2.
+//! way), Space (or Up) jumps, H hurts the knight, Escape (or closing the window) quits; `--verbose`
+//! prints the status line of every frame there too. Where no display is set (no `DISPLAY` or
+//! `WAYLAND_DISPLAY` on Linux) it says so instead of letting SDL fail. The `window` feature turns on
+//! embedded-graphics-simulator's SDL2 backend, which needs the SDL2 development files (Debian:
+//! `apt-get install libsdl2-dev`). Built without it, `--window` says so and exits with status 2.
 
 use embedded_graphics::mono_font::{ascii::FONT_5X8, MonoTextStyle};
 use embedded_graphics::pixelcolor::Rgb565;
@@ -77,6 +78,8 @@ use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 use embedded_graphics::text::{Alignment, Baseline, Text, TextStyleBuilder};
 use embedded_graphics_simulator::{OutputSettings, OutputSettingsBuilder, SimulatorDisplay};
+use ossicle::animator::ClipSource;
+use ossicle::color::Rgba8;
 use ossicle::draw::{draw_frame, DrawOptions};
 use ossicle::event::{Event, EventQueue};
 use ossicle::math::Vec2;
@@ -179,7 +182,6 @@ struct Look<'a> {
 
 /// The scene, the game's own state, and what it saw.
 struct Game<'a, S: Scalar> {
-    asset: Asset<'a>,
     scene: CharacterScene<'a, S>,
     /// The state machine and the sprite node it drives (the knight).
     machine: usize,
@@ -205,7 +207,7 @@ struct Game<'a, S: Scalar> {
 fn find_clip<S: Scalar>(scene: &CharacterScene<'_, S>, name: &str) -> Option<(usize, usize)> {
     (0..scene.blob().animator_count()).find_map(|i| {
         let clips = scene.blob().clips::<S>(i).ok()??;
-        Some((i, ossicle::animator::ClipSource::find(&clips, name)?))
+        Some((i, clips.find(name)?))
     })
 }
 
@@ -247,12 +249,11 @@ impl<'a, S: Scalar> Game<'a, S> {
         }
         // The knight starts on the floor at the left; the Animators move everything else.
         if let Some(n) = scene.nodes_mut().node_mut(knight as u32) {
-            n.position = Vec2 { x: S::from_i32(START_X), y: S::ZERO };
+            n.position = Vec2::new(S::from_i32(START_X), S::ZERO);
         }
         let jump_clip = find_clip(&scene, "jump");
         let hurt_clip = find_clip(&scene, "hurt");
         Ok(Self {
-            asset,
             scene,
             machine,
             knight,
@@ -347,7 +348,7 @@ impl<'a, S: Scalar> Game<'a, S> {
                 log(format!("{at}  {machine_name}: exited {name}"));
             }
             Event::AnimatorEvent { animator, clip, name } => {
-                let event = self.asset.string(name).or_else(|| blob.string(name)).unwrap_or("?");
+                let event = blob.string(name).unwrap_or("?");
                 log(format!(
                     "{at}  {}: event {event:?} ({})",
                     self.animator_name(animator),
@@ -388,18 +389,18 @@ impl<'a, S: Scalar> Game<'a, S> {
     fn play(&mut self, which: Option<(usize, usize)>) -> Result<(), String> {
         let Some((animator, clip)) = which else { return Ok(()) };
         let (a, clips, _) = self.scene.animator_parts(animator).ok_or("no such Animator")?;
-        a.play(&clips, clip, true).map_err(|e| format!("playing clip {clip} of Animator {animator}: {e:?}"))
+        a.play(&clips, clip, true).map_err(|e| format!("playing clip {clip} of Animator {animator}: {e}"))
     }
 
     /// Node `node`'s position in the scene (its own plus its parents'), and whether it and all its
     /// parents are visible.
     fn placed(&self, node: usize) -> (Vec2<S>, bool) {
-        let (mut at, mut visible) = (Vec2 { x: S::ZERO, y: S::ZERO }, true);
+        let (mut at, mut visible) = (Vec2::<S>::ZERO, true);
         let mut next = Some(node);
         let mut depth = 0;
         while let (Some(n), true) = (next, depth < NODES) {
             if let Some(props) = self.scene.nodes().node(n as u32) {
-                at = Vec2 { x: at.x.add(props.position.x), y: at.y.add(props.position.y) };
+                at = Vec2::new(at.x.add(props.position.x), at.y.add(props.position.y));
                 visible &= props.visible && props.tint.a > 0;
             }
             next = self.scene.blob().node(n).and_then(|info| info.parent);
@@ -448,7 +449,7 @@ impl<'a, S: Scalar> Game<'a, S> {
             if !visible || text.is_empty() {
                 continue;
             }
-            let c = self.scene.nodes().color(node as u32).unwrap_or(ossicle::color::Rgba8::WHITE);
+            let c = self.scene.nodes().color(node as u32).unwrap_or(Rgba8::WHITE);
             let color = Rgb565::new(c.r >> 3, c.g >> 2, c.b >> 3);
             let style = TextStyleBuilder::new().alignment(Alignment::Center).baseline(Baseline::Bottom).build();
             Text::with_text_style(text, Self::screen(at), MonoTextStyle::new(&FONT_5X8, color), style)
