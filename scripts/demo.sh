@@ -30,4 +30,10 @@ done
 # The sample sprites in a simulated 160 x 128 handheld screen, redrawn by dirty rectangles (PNG
 # frames; `cargo run -p ossicle-examples --features window --bin sprites -- --window` opens a window).
 $bin/sprites target/demo/sprites.osb --out target/demo/sprites-scene --frames 240
-echo "demo output: target/demo (sprites: target/demo/sprites/*.gif and PNG folders with frames.json)"
+# A knight driven by its state machine through the kernel's scene runtime
+# (samples/scenes/character.scene.xml): a scripted input walks it, makes it jump and hurts it, as PNG
+# frames; the run fails unless the machine enters the states the script implies (`cargo run -p
+# ossicle-examples --features window --bin character -- --window`: the keyboard drives it).
+$bin/character --out target/demo/character
+echo "demo output: target/demo (sprites: target/demo/sprites/*.gif and PNG folders with frames.json;" \
+    "the character: target/demo/character)"

@@ -41,6 +41,8 @@ cargo test --workspace
 cargo test -p ossicle --features fast-math,graphics
 # The sprite scene example checks itself: every incrementally redrawn frame equals a full redraw.
 cargo run --quiet -p ossicle-examples --bin sprites -- --frames 120 --out target/test-sprites-scene >/dev/null
+# The character example checks itself: its state machine enters the states its scripted input implies.
+cargo run --quiet -p ossicle-examples --bin character -- --png-every 60 --out target/test-character >/dev/null
 
 step "SDL2 builds: ossicle sim (host feature sim) and the sprites example's window (feature window)"
 # They need SDL2's development files (Debian: libsdl2-dev) to link; installed when run as root with
