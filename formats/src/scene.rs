@@ -3,7 +3,7 @@
 //!
 //! # Body
 //!
-//! A scene section's body is postcard [`SceneBody`]: a name and twelve arrays of fixed-size
+//! A scene section's body is postcard [`SceneBody`]: a name and thirteen arrays of fixed-size
 //! records made of u32 LE words. A *scalar* word is a value in the blob's encoding (f32 bits or
 //! Q16.16); `NONE` is `0xFFFF_FFFF`. Records refer to other records by index; "first, count"
 //! pairs select a run of consecutive records of the next level (every run inside its array).
@@ -34,6 +34,9 @@
 //! clauses      3 words: op (0 `name`, 1 `!name`, 2 ==, 3 !=, 4 <, 5 <=, 6 >, 7 >=), param (index
 //!                       within the machine), value (scalar; 0 for ops 0 and 1)
 //! fields       1 word:  string id of a `script.<field>` name: property `SCRIPT + k` is field k
+//! props        5 words: node, property (kernel PropertyId), kind (as a track's), a, b: a node's
+//!                       starting value of a built-in property (the scene file's attribute), values
+//!                       encoded as a key's
 //! ```
 //!
 //! Parameters, states and transitions indices in a machine's records are relative to the machine
@@ -71,6 +74,8 @@ pub const PARAM_WORDS: usize = 3;
 pub const STATE_WORDS: usize = 3;
 /// Words per transition record.
 pub const TRANSITION_WORDS: usize = 8;
+/// Words per starting-property record.
+pub const PROP_WORDS: usize = 5;
 /// Words per clause record.
 pub const CLAUSE_WORDS: usize = 3;
 /// The number of named easing curves an ease word may name (`0..NAMED_EASES`).
@@ -115,6 +120,8 @@ pub struct SceneBody<'a> {
     pub clauses: &'a [u8],
     /// Script field names (string ids).
     pub fields: &'a [u8],
+    /// Starting property values of nodes.
+    pub props: &'a [u8],
 }
 
 /// What is wrong inside a scene section.
@@ -217,6 +224,7 @@ pub struct SceneSection<'a> {
     transitions: WordView<'a>,
     clauses: WordView<'a>,
     fields: WordView<'a>,
+    props: WordView<'a>,
     strings: StringTable<'a>,
     encoding: ScalarEncoding,
 }
@@ -335,6 +343,22 @@ pub struct MachineRecord {
     pub transition_count: u32,
 }
 
+/// A node's starting value of a built-in property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct PropRecord {
+    /// The node.
+    pub node: u32,
+    /// The kernel's property id.
+    pub property: u32,
+    /// The value kind (as a track's: 0 Float, 1 Vector, 2 Color, 3 Bool, 4 Text).
+    pub kind: u32,
+    /// First value word.
+    pub a: u32,
+    /// Second value word.
+    pub b: u32,
+}
+
 /// A parameter record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -426,6 +450,7 @@ impl<'a> SceneSection<'a> {
             transitions: WordView::new(raw.transitions),
             clauses: WordView::new(raw.clauses),
             fields: WordView::new(raw.fields),
+            props: WordView::new(raw.props),
             strings: *strings,
             encoding,
         })
@@ -436,7 +461,7 @@ impl<'a> SceneSection<'a> {
         let (raw, _) = postcard::take_from_bytes::<SceneBody<'a>>(body).map_err(|_| SectionDefect::Encoding)?;
         let this = Self::open(body, encoding, strings)?;
         let scene = SectionDefect::Scene;
-        let arrays: [(&'static str, &[u8], usize); 12] = [
+        let arrays: [(&'static str, &[u8], usize); 13] = [
             ("nodes", raw.nodes, NODE_WORDS),
             ("animators", raw.animators, ANIMATOR_WORDS),
             ("clips", raw.clips, CLIP_WORDS),
@@ -449,6 +474,7 @@ impl<'a> SceneSection<'a> {
             ("transitions", raw.transitions, TRANSITION_WORDS),
             ("clauses", raw.clauses, CLAUSE_WORDS),
             ("fields", raw.fields, 1),
+            ("props", raw.props, PROP_WORDS),
         ];
         for (array, bytes, words) in arrays {
             if bytes.len() % (words * 4) != 0 {
@@ -482,6 +508,26 @@ impl<'a> SceneSection<'a> {
                 if p as usize >= i {
                     return Err(scene(SceneDefect::Parent { node: i as u32, parent: p }));
                 }
+            }
+        }
+        for p in 0..count(&this.props, PROP_WORDS) {
+            let record = p as u32;
+            let r = this.prop(p).ok_or(scene(SceneDefect::Run { array: "props", record }))?;
+            if !node_ok(r.node) {
+                return Err(scene(SceneDefect::NodeRef { array: "props", record, node: r.node }));
+            }
+            if r.kind > 4 {
+                return Err(scene(SceneDefect::Code { array: "props", record, word: r.kind }));
+            }
+            let value_ok = match r.kind {
+                0 => finite(r.a) && r.b == 0,
+                1 => finite(r.a) && finite(r.b),
+                2 => r.b == 0,
+                3 => r.a <= 1 && r.b == 0,
+                _ => r.b == 0 && strings.get(r.a).is_some(),
+            };
+            if !value_ok {
+                return Err(scene(SceneDefect::Scalar { array: "props", record }));
             }
         }
         let (clip_count, track_count, key_count) = (this.clip_total(), this.track_total(), this.key_total());
@@ -779,6 +825,15 @@ impl<'a> SceneSection<'a> {
     pub fn transition_record(&self, i: usize) -> Option<TransitionRecord> {
         let [from, to, first_clause, clause_count, after, flags, crossfade, exit_time] = row(&self.transitions, i)?;
         Some(TransitionRecord { from: opt(from), to, first_clause, clause_count, after, flags, crossfade, exit_time })
+    }
+    /// The number of starting-property records.
+    pub fn prop_count(&self) -> usize {
+        count(&self.props, PROP_WORDS)
+    }
+    /// Starting-property record `i`.
+    pub fn prop(&self, i: usize) -> Option<PropRecord> {
+        let [node, property, kind, a, b] = row(&self.props, i)?;
+        Some(PropRecord { node, property, kind, a, b })
     }
     /// The number of script field names.
     pub fn field_count(&self) -> usize {

@@ -173,3 +173,51 @@ fn bad_scenes_are_refused_with_line_and_column() {
         assert!(e.contains(want), "{e:?} lacks {want:?}");
     }
 }
+
+#[test]
+fn node_attributes_named_like_properties_are_starting_values_in_the_kernel_scene() {
+    use ossicle::color::Rgba8;
+    use ossicle::scene::Scene;
+    use ossicle::Asset;
+    use ossicle_format::ScalarEncoding;
+    use ossicle_host::write::{write_blob_with, WriteOptions};
+    let text = r##"<scene name="s">
+  <node kind="Sprite" name="Door" texture="door.png" position="40, 96" rotation="0.5" visible="false"
+        tint="#ff000080" zIndex="3" scale="2, 3"/>
+  <node kind="Label" name="Title" text="Castle" color="#10203040" opacity="0.5"/>
+</scene>"##;
+    let ir = scene(text).unwrap();
+    assert_eq!(ir.nodes[0].props.len(), 6, "texture is not a property and is ignored");
+    let project = ossicle_host::ir::Project { scenes: vec![ir], ..Default::default() };
+    for encoding in [ScalarEncoding::F32, ScalarEncoding::Q16_16] {
+        let (blob, _) = write_blob_with(&project, &WriteOptions::new(encoding)).unwrap();
+        let asset = Asset::load(&blob).unwrap();
+        let check = |pos: (f64, f64), rot: f64, scale: (f64, f64)| {
+            assert!((pos.0 - 40.0).abs() < 1e-6 && (pos.1 - 96.0).abs() < 1e-6, "{pos:?}");
+            assert!((rot - 0.5).abs() < 1e-4, "{rot}");
+            assert!((scale.0 - 2.0).abs() < 1e-6 && (scale.1 - 3.0).abs() < 1e-6, "{scale:?}");
+        };
+        macro_rules! run {
+            ($s:ty) => {{
+                let sc: Scene<$s, 4, 2, 2> = Scene::new(&asset, asset.scene(0).unwrap()).unwrap();
+                let n = sc.nodes();
+                let (p, s) = (n.position(0).unwrap(), n.scale(0).unwrap());
+                let f = |v: $s| f64::from(ossicle::Scalar::to_f64(v));
+                check((f(p.x), f(p.y)), f(n.rotation(0).unwrap()), (f(s.x), f(s.y)));
+                assert_eq!(n.visible(0), Some(false));
+                assert_eq!(n.tint(0), Some(Rgba8::from_array([255, 0, 0, 128])));
+                assert_eq!(n.z_index(0), Some(3));
+                // The Label: text (a string id), colour, opacity 0.5 -> alpha 128 of the white tint.
+                assert_eq!(n.text(1).and_then(|id| asset.string(id)), Some("Castle"));
+                assert_eq!(n.color(1), Some(Rgba8::from_array([0x10, 0x20, 0x30, 0x40])));
+                assert_eq!(n.tint(1).map(|t| t.a), Some(128));
+            }};
+        }
+        match encoding {
+            ScalarEncoding::F32 => run!(f32),
+            ScalarEncoding::Q16_16 => run!(ossicle::Q16),
+        }
+    }
+    let bad = scene(r#"<scene><node kind="Sprite" name="Door" position="40"/></scene>"#).unwrap_err();
+    assert!(bad.contains("s.scene.xml:1:") && bad.contains("position") && bad.contains("vector"), "{bad}");
+}

@@ -18,8 +18,9 @@
 //! ```
 //!
 //! - The root is `<scene name?>` holding `<node>` elements, or a single `<node>`. A `<node>` has a
-//!   `kind` and a `name` (unique among its siblings, no `/`) and any other attributes (the scene's
-//!   own properties, kept as text); nodes nest.
+//!   `kind` and a `name` (unique among its siblings, no `/`) and any other attributes: those named
+//!   like a built-in property (`position="40, 96"`, `visible="false"`, ...) are its starting values,
+//!   parsed by the property's kind; others (`texture=...`) are ignored. Nodes nest.
 //! - Animator: `<clip name length loop?>` with `<track node? property step?>` of `<key time value
 //!   ease?>`. A track's `node` is a path from the Animator's parent: `""` or `"."` the parent,
 //!   `"Coin"` a child of the parent (a sibling of the Animator), `"Coin/Shine"` below it,
@@ -130,6 +131,9 @@ pub struct SceneNode {
     pub animation: Option<String>,
     /// Where the node is (`line:column`).
     pub place: String,
+    /// Starting values of built-in properties given as attributes (`position="40, 96"`): the
+    /// property's index in [`PROPERTIES`] and the value.
+    pub props: Vec<(usize, Value)>,
 }
 
 /// An Animator node.
@@ -304,7 +308,28 @@ fn collect<'a, 'i>(
         (sprite, src, animation) = (text("sprite"), text("src"), text("animation"));
     }
     let place = x.pos(n.range().start);
-    scene.nodes.push(SceneNode { name: name.into(), kind: kind.into(), parent, path, sprite, src, animation, place });
+    let mut props = Vec::new();
+    for a in n.attributes() {
+        let Some(i) = PROPERTIES.iter().position(|(p, _)| *p == a.name()) else { continue };
+        // `animation` is an AnimatedSprite's own attribute; `state` is only animated.
+        if matches!(a.name(), "animation" | "state") {
+            continue;
+        }
+        let value = parse_value(a.value(), PROPERTIES[i].1)
+            .map_err(|why| x.at_attr(n, a.name(), format!("{why} (node {path}, property {})", a.name())))?;
+        props.push((i, value));
+    }
+    scene.nodes.push(SceneNode {
+        name: name.into(),
+        kind: kind.into(),
+        parent,
+        path,
+        sprite,
+        src,
+        animation,
+        place,
+        props,
+    });
     elements.push(n);
     for c in n.children().filter(|c| c.is_element() && c.tag_name().name() == "node") {
         collect(x, c, Some(index), scene, elements)?;

@@ -33,6 +33,7 @@ struct Arrays {
     transitions: Vec<u8>,
     clauses: Vec<u8>,
     fields: Vec<u8>,
+    props: Vec<u8>,
 }
 
 fn push(array: &mut Vec<u8>, words: &[u32]) {
@@ -113,6 +114,24 @@ pub fn encode_scene(
             _ => NONE,
         };
         push(&mut a.nodes, &[w.intern(&node.name), w.intern(&node.kind), parent, sprite, animation]);
+    }
+    for (index, node) in scene.nodes.iter().enumerate() {
+        for (p, value) in &node.props {
+            let name = PROPERTIES.get(*p).map(|p| p.0).unwrap_or("");
+            let id = (1..=property::STATE)
+                .find(|&id| builtin_property_name(id) == Some(name))
+                .ok_or_else(|| HostError::at(file, &node.place, format!("unknown property {name:?}")))?;
+            let what = format!("node {} {name}", node.path);
+            let (kind, va, vb) = match value {
+                Value::Float(v) => (0, scalar(*v, &node.place, &what)?, 0),
+                Value::Int(v) => (0, scalar(f64::from(*v), &node.place, &what)?, 0),
+                Value::Vector(x, y) => (1, scalar(*x, &node.place, &what)?, scalar(*y, &node.place, &what)?),
+                Value::Color(c) => (2, u32::from_be_bytes(*c), 0),
+                Value::Bool(b) => (3, u32::from(*b), 0),
+                Value::Text(t) => (4, w.intern(t), 0),
+            };
+            push(&mut a.props, &[count(index, "nodes", scene)?, id, kind, va, vb]);
+        }
     }
     let machine_of_node = |n: usize| scene.machines.iter().find(|m| m.node == n);
     // Animators.
@@ -377,6 +396,7 @@ pub fn encode_scene(
         transitions: &a.transitions,
         clauses: &a.clauses,
         fields: &a.fields,
+        props: &a.props,
     };
     let bytes = postcard::to_stdvec(&body).map(|b| b.len()).unwrap_or(0);
     w.add_scene(&body).map_err(|e| HostError::file(file, e.to_string()))?;

@@ -13,7 +13,7 @@ use crate::color::Rgba8;
 use crate::ease::{CubicBezier, Ease};
 use crate::math::Vec2;
 use crate::scalar::Scalar;
-use crate::sink::{property, PropertyId};
+use crate::sink::{property, PropertyId, PropertyValue, TargetId};
 use crate::statemachine::{
     Clause, CompareOp, MachineSource, ParamInfo, ParamKind, StateInfo, TransitionFrom, TransitionInfo,
 };
@@ -144,6 +144,17 @@ impl<'a> BlobScene<'a> {
             _scalar: PhantomData,
         }))
     }
+    /// The nodes' starting property values (attributes such as `position="40, 96"` in the scene
+    /// file), as (node, property, value); [`Scene::new`](super::Scene::new) writes them into its
+    /// node table. Empty when the blob's encoding is not `S`'s.
+    pub fn start_values<S: Scalar>(&self) -> impl Iterator<Item = (TargetId, PropertyId, PropertyValue<S>)> + 'a {
+        let section = self.section;
+        let n = if section.encoding() == S::ENCODING { section.prop_count() } else { 0 };
+        (0..n).filter_map(move |i| {
+            let r = section.prop(i)?;
+            Some((r.node, r.property, decode_value::<S>(r.kind, r.a, r.b).to_property()))
+        })
+    }
     /// The name of property `id` as scene files write it (`position.y`, `script.<field>`), or
     /// `None` for an id the scene does not name.
     pub fn property_name(&self, id: PropertyId) -> Option<PropertyName<'a>> {
@@ -249,6 +260,17 @@ impl<'a, S: Scalar> BlobClips<'a, S> {
     }
 }
 
+/// A key's or starting property's value from its kind and words.
+fn decode_value<S: Scalar>(kind: u32, a: u32, b: u32) -> KeyValue<S> {
+    match kind_of(kind) {
+        ValueKind::Float => KeyValue::Float(S::from_blob_bits(a)),
+        ValueKind::Vector => KeyValue::Vector(Vec2::new(S::from_blob_bits(a), S::from_blob_bits(b))),
+        ValueKind::Color => KeyValue::Color(Rgba8::from_array(a.to_be_bytes())),
+        ValueKind::Bool => KeyValue::Bool(a != 0),
+        ValueKind::Text => KeyValue::Text(a),
+    }
+}
+
 fn kind_of(info: u32) -> ValueKind {
     match info & 0xFF {
         1 => ValueKind::Vector,
@@ -291,13 +313,7 @@ impl<S: Scalar> ClipSource<S> for BlobClips<'_, S> {
     fn key(&self, clip: usize, track: usize, key: usize) -> Option<Key<S>> {
         let (k, t) = self.key_index(clip, track, key)?;
         let r = self.section.key_record(k)?;
-        let value = match kind_of(self.section.track_info(t)?) {
-            ValueKind::Float => KeyValue::Float(S::from_blob_bits(r.a)),
-            ValueKind::Vector => KeyValue::Vector(Vec2::new(S::from_blob_bits(r.a), S::from_blob_bits(r.b))),
-            ValueKind::Color => KeyValue::Color(Rgba8::from_array(r.a.to_be_bytes())),
-            ValueKind::Bool => KeyValue::Bool(r.a != 0),
-            ValueKind::Text => KeyValue::Text(r.a),
-        };
+        let value = decode_value(self.section.track_info(t)?, r.a, r.b);
         let ease = match r.ease.checked_sub(BEZIER_EASE) {
             Some(b) => match self.section.bezier(b as usize) {
                 Some([x1, y1, x2, y2]) => Ease::Bezier(CubicBezier::new(

@@ -164,7 +164,8 @@ impl<'a, S: Scalar, const N: usize, const C: usize, const P: usize> Scene<'a, S,
     pub const BYTES: usize = core::mem::size_of::<Self>();
 
     /// Sets up `scene` of `asset`: every node at [`Node::new`](crate::animator::Node::new)'s
-    /// defaults, every AnimatedSprite's player playing its `animation` (if it names one), every
+    /// defaults changed by its starting values from the scene file ([`BlobScene::start_values`]),
+    /// every AnimatedSprite's player playing its `animation` (if it names one), every
     /// Animator playing its autoplay clip, every machine in its start state with its parameters at
     /// their defaults. Nothing is written or fired until the first [`update`](Self::update).
     pub fn new(asset: &Asset<'a>, scene: BlobScene<'a>) -> Result<Self, SceneError> {
@@ -173,6 +174,9 @@ impl<'a, S: Scalar, const N: usize, const C: usize, const P: usize> Scene<'a, S,
         too_many("machines", scene.machine_count(), C)?;
         let mut this =
             Self { scene, nodes: NodeTable::new(), animators: [None; C], machines: [None; C], sprites: [None; C] };
+        for (target, property, value) in scene.start_values::<S>() {
+            this.nodes.set(target, property, value);
+        }
         let mut sprites = 0usize;
         for node in 0..scene.node_count() {
             let Some(info) = scene.node(node) else { continue };
