@@ -21,7 +21,9 @@
 //!   changed since the previous update, or when the update wrapped a looping clip and the track has
 //!   more than one key. The first update after [`play`](Animator::play) (a start or restart) or
 //!   after [`apply`](Animator::apply) writes every track. [`seek`](Animator::seek) writes every
-//!   track at once. Event tracks are never written.
+//!   track at once and counts as the last write: the next update compares stepping tracks with
+//!   their keys at the seek's time, and a seek right after a `play` also cancels that play's
+//!   write of every track (the seek wrote them). Event tracks are never written.
 //! - **Time intervals and events**: an update advances the clip time from `t0` by
 //!   `dt × speed` and fires, in time order, every event key in `(t0, t1]`: a key exactly at the
 //!   update's end time fires in this update, a key at its start time fired in the update before.
