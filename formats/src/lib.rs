@@ -438,3 +438,5 @@ impl<'a> Blob<'a> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod scene_tests;
