@@ -109,6 +109,8 @@ pub struct SceneIr {
     pub machines: Vec<MachineIr>,
     /// The scene file.
     pub file: std::path::PathBuf,
+    /// Where the scene's name is (`line:column` of `<scene name>`, else of the root element).
+    pub place: String,
 }
 
 /// One node.
@@ -249,9 +251,16 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SceneIr, HostError> {
         "scene" => {
             x.only(root, &["name"])?;
             scene.name = root.attribute("name").unwrap_or("").to_string();
+            scene.place = match root.attribute_node("name") {
+                Some(a) => x.pos(a.range_value().start),
+                None => x.pos(root.range().start),
+            };
             x.children(root)?
         }
-        "node" => vec![root],
+        "node" => {
+            scene.place = x.pos(root.range().start);
+            vec![root]
+        }
         other => {
             return Err(x.at(root, format!("not a scene: the root element is <{other}>, expected <scene> or <node>")))
         }

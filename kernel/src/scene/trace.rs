@@ -445,6 +445,23 @@ impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize> Tracer<'
                     "apply" => Some(num(w.get(3))?),
                     _ => None,
                 };
+                // Everything that can fail is checked before the step's line is started, so a bad
+                // line leaves no partial step in the output.
+                if self.scene.animator_parts(a).is_none() {
+                    return Err(err(TraceErrorKind::NoAnimator(w.get(1))));
+                }
+                let apply_clip = match w.get(0) {
+                    "apply" => Some(
+                        self.scene
+                            .blob()
+                            .clips::<S>(a)
+                            .ok()
+                            .flatten()
+                            .and_then(|clips| clips.find(w.get(2)))
+                            .ok_or(err(TraceErrorKind::NoClip(w.get(2))))?,
+                    ),
+                    _ => None,
+                };
                 self.begin(&w, out).map_err(|_| err(TraceErrorKind::Write))?;
                 let scene_blob = *self.scene.blob();
                 let (anim, clips, nodes) =
@@ -465,8 +482,9 @@ impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize> Tracer<'
                     match (w.get(0), t) {
                         ("seek", Some(t)) => anim.seek(&clips, &mut sink, t),
                         ("apply", Some(t)) => {
-                            let clip = clips.find(w.get(2)).ok_or(err(TraceErrorKind::NoClip(w.get(2))))?;
-                            let _ = anim.apply(&clips, &mut sink, clip, t);
+                            if let Some(clip) = apply_clip {
+                                let _ = anim.apply(&clips, &mut sink, clip, t);
+                            }
                         }
                         _ => anim.stop(&clips, &mut sink, n == 3),
                     }
