@@ -110,16 +110,7 @@ fn parts(e: ScalarEncoding) -> Parts {
         states: vec![[15, 10, 0], [16, NONE, NONE]],
         transitions: vec![
             [0, 1, 0, 1, 0, 0, 0, 0],
-            [
-                NONE,
-                0,
-                1,
-                1,
-                sc(e, 0.2),
-                TRANSITION_ON_FINISHED | TRANSITION_EXIT_TIME,
-                sc(e, 0.1),
-                sc(e, 0.9),
-            ],
+            [NONE, 0, 1, 1, sc(e, 0.2), TRANSITION_ON_FINISHED | TRANSITION_EXIT_TIME, sc(e, 0.1), sc(e, 0.9)],
         ],
         clauses: vec![[6, 0, sc(e, 10.0)], [0, 1, 0]],
         fields: vec![17],

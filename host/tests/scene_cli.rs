@@ -246,13 +246,19 @@ fn the_castle_sample_builds_inspects_and_traces() {
         assert!(o.status.success(), "{}", stderr(&o));
         let st = steps(&stdout(&o));
         assert_eq!(st.len(), 3);
+        // The autoplayed "idle" clip fires its key at 0 in the first update.
+        let first = st[0]["events"].as_array().unwrap();
+        assert!(
+            first.contains(&serde_json::json!({"type": "event", "animator": "Props", "clip": "idle", "name": "tick"}))
+        );
         let writes = st[2]["writes"].as_array().unwrap();
         assert!(
             writes.iter().any(|w| w["node"] == "/World/Door" && w["property"] == "visible" && w["value"] == false),
             "{writes:?}"
         );
         let events = st[2]["events"].as_array().unwrap();
-        assert!(events.contains(&serde_json::json!({"type": "event", "animator": "Props", "clip": "open", "name": "door_open"})));
+        assert!(events
+            .contains(&serde_json::json!({"type": "event", "animator": "Props", "clip": "open", "name": "door_open"})));
         assert!(events.contains(&serde_json::json!({"type": "finished", "animator": "Props", "clip": "open"})));
     }
 }
@@ -314,7 +320,14 @@ fn a_state_animation_the_driven_sprite_does_not_have() {
 </scene>
 "#,
     );
-    build_fails(dir.path(), &scene, &[], "f32", (3, 5), &["state \"fly\"", "animation \"fly\"", "\"hero\"", "idle, run, jump"]);
+    build_fails(
+        dir.path(),
+        &scene,
+        &[],
+        "f32",
+        (3, 5),
+        &["state \"fly\"", "animation \"fly\"", "\"hero\"", "idle, run, jump"],
+    );
 }
 
 #[test]
@@ -458,8 +471,10 @@ fn a_value_that_does_not_fit_q16() {
 #[test]
 fn two_scenes_with_one_name() {
     let dir = tempfile::tempdir().unwrap();
-    let a = write(dir.path(), "a.scene.xml", "<scene name=\"level\">\n  <node kind=\"Node2D\" name=\"N\"/>\n</scene>\n");
-    let b = write(dir.path(), "b.scene.xml", "<scene name=\"level\">\n  <node kind=\"Node2D\" name=\"M\"/>\n</scene>\n");
+    let a =
+        write(dir.path(), "a.scene.xml", "<scene name=\"level\">\n  <node kind=\"Node2D\" name=\"N\"/>\n</scene>\n");
+    let b =
+        write(dir.path(), "b.scene.xml", "<scene name=\"level\">\n  <node kind=\"Node2D\" name=\"M\"/>\n</scene>\n");
     // The second file is the one in error, at its name.
     let out = dir.path().join("out.osb");
     std::fs::write(&out, b"previous").unwrap();
@@ -502,7 +517,11 @@ fn scenes_sharing_a_sprite_source_build_it_once() {
     let other = dir.path().join("other");
     std::fs::create_dir(&other).unwrap();
     hero_sprite(&other);
-    let c = write(dir.path(), "c.scene.xml", "<scene name=\"c\">\n  <node kind=\"AnimatedSprite\" name=\"H\" src=\"other/hero.anim.xml\"/>\n</scene>\n");
+    let c = write(
+        dir.path(),
+        "c.scene.xml",
+        "<scene name=\"c\">\n  <node kind=\"AnimatedSprite\" name=\"H\" src=\"other/hero.anim.xml\"/>\n</scene>\n",
+    );
     let o = ossicle(&["build", s(&a), s(&c), "-o", s(&out)]);
     assert_fails(&o, &["a sprite called \"hero\" is already defined"]);
 }
@@ -513,10 +532,8 @@ fn scenes_sharing_a_sprite_source_build_it_once() {
 /// A built Animator and StateMachine blob (both examples in one scene file).
 fn traced_blob(dir: &Path) -> PathBuf {
     hero_sprite(dir);
-    let both = MACHINE_EXAMPLE.replace(
-        "</scene>",
-        &ANIMATOR_EXAMPLE.replace("<scene name=\"bob\">\n", "").replace("</scene>\n", "</scene>"),
-    );
+    let both = MACHINE_EXAMPLE
+        .replace("</scene>", &ANIMATOR_EXAMPLE.replace("<scene name=\"bob\">\n", "").replace("</scene>\n", "</scene>"));
     let scene = write(dir, "both.scene.xml", &both);
     let out = dir.join("both.osb");
     build_ok(&[&scene], &out, "q16");
@@ -568,7 +585,11 @@ fn trace_script_errors_name_the_line_and_keep_the_steps_before() {
     trace_fails(d, &blob, "update 0.1\nsprite Hero fly\n", 2, 1, &["no animation \"fly\""]);
     trace_fails(d, &blob, "update 0.1\nsprite Coin idle\n", 2, 1, &["no AnimatedSprite node", "\"Coin\""]);
     // The good lines work: the same script up to the bad one runs.
-    let good = write(d, "good.txt", "update 0.1\nset Brain grounded true\ntravel Brain jump\nsprite Hero run\napply Anim bob 0.25\nupdate 0.1 2\n");
+    let good = write(
+        d,
+        "good.txt",
+        "update 0.1\nset Brain grounded true\ntravel Brain jump\nsprite Hero run\napply Anim bob 0.25\nupdate 0.1 2\n",
+    );
     let o = trace(&blob, &good, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(steps(&stdout(&o)).len(), 7);

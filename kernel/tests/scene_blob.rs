@@ -19,13 +19,15 @@ use ossicle::event::{Event, EventQueue};
 use ossicle::math::Vec2;
 use ossicle::scalar::{Scalar, Q16};
 use ossicle::scene::{BlobScene, PropertyName, Scene, SceneError, SceneNode};
-use ossicle::sink::{property, PropertySink, PropertyValue, PropertyId, TargetId};
+use ossicle::sink::{property, PropertyId, PropertySink, PropertyValue, TargetId};
 use ossicle::sprite::{BlobAnimations, SpritePlayer, Transparency};
 use ossicle::statemachine::{
     Clause, CompareOp, MachineError, MachineSource, ParamDef, ParamKind, ParamValue, SliceMachine, StateDef,
     StateMachine, TransitionDef, TransitionFrom,
 };
-use ossicle_format::scene::{SceneBody, BEZIER_EASE, CLIP_LOOP, NONE, TRACK_STEP, TRANSITION_EXIT_TIME, TRANSITION_ON_FINISHED};
+use ossicle_format::scene::{
+    SceneBody, BEZIER_EASE, CLIP_LOOP, NONE, TRACK_STEP, TRANSITION_EXIT_TIME, TRANSITION_ON_FINISHED,
+};
 use ossicle_format::sprite::{AnimationRecord, FrameRecord, PixelFormat, SpriteBody, ANIM_FLAG_LOOP};
 use ossicle_format::BlobWriter;
 
@@ -104,9 +106,33 @@ fn blob(e: ScalarEncoding, with_sprite: bool) -> Vec<u8> {
             .collect();
         let pixels: Vec<u8> = (0..3u16).flat_map(|k| (0x0841 * (k + 1)).to_le_bytes()).collect();
         let anims = [
-            AnimationRecord { name: IDLE, frame_count: 1, flags: ANIM_FLAG_LOOP, start: 0, end: 0, frame_time: w(0.25), ..Default::default() },
-            AnimationRecord { name: RUN, frame_count: 2, flags: ANIM_FLAG_LOOP, start: 1, end: 2, frame_time: w(0.1), ..Default::default() },
-            AnimationRecord { name: JUMP, frame_count: 2, flags: 0, start: 1, end: 2, frame_time: w(0.1), ..Default::default() },
+            AnimationRecord {
+                name: IDLE,
+                frame_count: 1,
+                flags: ANIM_FLAG_LOOP,
+                start: 0,
+                end: 0,
+                frame_time: w(0.25),
+                ..Default::default()
+            },
+            AnimationRecord {
+                name: RUN,
+                frame_count: 2,
+                flags: ANIM_FLAG_LOOP,
+                start: 1,
+                end: 2,
+                frame_time: w(0.1),
+                ..Default::default()
+            },
+            AnimationRecord {
+                name: JUMP,
+                frame_count: 2,
+                flags: 0,
+                start: 1,
+                end: 2,
+                frame_time: w(0.1),
+                ..Default::default()
+            },
         ];
         let animations: Vec<u8> = anims.iter().flat_map(|a| a.to_bytes()).collect();
         bw.add_sprite(&SpriteBody {
@@ -221,7 +247,8 @@ fn blob(e: ScalarEncoding, with_sprite: bool) -> Vec<u8> {
     })
     .unwrap();
     // "brains".
-    let nodes = words(&[&[5, 6, NONE, 16, NONE], &[7, 8, 0, NONE, NONE], &[25, 2, NONE, NONE, NONE], &[7, 8, 2, NONE, NONE]]);
+    let nodes =
+        words(&[&[5, 6, NONE, 16, NONE], &[7, 8, 0, NONE, NONE], &[25, 2, NONE, NONE, NONE], &[7, 8, 2, NONE, NONE]]);
     let machines = words(&[&[1, 0, 0, 0, 0, 0, 1, 0, 0], &[3, NONE, 0, 0, 0, 1, 1, 0, 0]]);
     let states = words(&[&[IDLE, NONE, NONE], &[RUN, NONE, NONE]]);
     bw.add_scene(&SceneBody { name: 24, nodes: &nodes, machines: &machines, states: &states, ..Default::default() })
@@ -706,7 +733,11 @@ struct MStep<S: Scalar> {
     result: Result<(), MachineError>,
 }
 
-fn drive_machine<S: Scalar, M: MachineSource<S>>(def: &M, sprites: &BlobAnimations<'_, S>, ops: &[MOp]) -> Vec<MStep<S>> {
+fn drive_machine<S: Scalar, M: MachineSource<S>>(
+    def: &M,
+    sprites: &BlobAnimations<'_, S>,
+    ops: &[MOp],
+) -> Vec<MStep<S>> {
     let mut sm: StateMachine<S, 4> = StateMachine::new(9, def.start_state(), def).unwrap();
     let mut player: SpritePlayer<'_, S> = SpritePlayer::new(HERO);
     let mut q: EventQueue<64> = EventQueue::new();
@@ -784,8 +815,12 @@ fn machines_run_alike<S: Scalar>() {
     };
     assert_eq!(from_blob, from_slices);
     // By hand: the transition each update takes.
-    let taken: Vec<Option<usize>> =
-        BRAIN_SCRIPT.iter().zip(&from_blob).filter(|(op, _)| matches!(op, MOp::Update(_))).map(|(_, st)| st.taken).collect();
+    let taken: Vec<Option<usize>> = BRAIN_SCRIPT
+        .iter()
+        .zip(&from_blob)
+        .filter(|(op, _)| matches!(op, MOp::Update(_)))
+        .map(|(_, st)| st.taken)
+        .collect();
     assert_eq!(
         taken,
         [None, Some(0), Some(1), Some(2), None, Some(3), Some(2), None, Some(4), Some(1), Some(1), Some(5), Some(5)]
@@ -997,7 +1032,13 @@ fn blob_scene_names_nodes_and_properties() {
     assert_eq!((lv.node_count(), lv.animator_count(), lv.machine_count()), (6, 2, 1));
     assert_eq!(
         lv.node(2),
-        Some(SceneNode { name: "Hero", kind: "AnimatedSprite", parent: None, sprite: Some("hero"), animation: Some("idle") })
+        Some(SceneNode {
+            name: "Hero",
+            kind: "AnimatedSprite",
+            parent: None,
+            sprite: Some("hero"),
+            animation: Some("idle")
+        })
     );
     assert_eq!(
         lv.node(3),
