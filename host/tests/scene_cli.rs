@@ -413,6 +413,40 @@ fn a_state_track_naming_a_missing_state() {
 }
 
 #[test]
+fn the_top_level_is_not_a_node() {
+    // "/" names no node (it is not the Animator's parent, which is /World).
+    let dir = tempfile::tempdir().unwrap();
+    let scene = write(
+        dir.path(),
+        "a.scene.xml",
+        r#"<scene name="s">
+  <node kind="Node2D" name="World">
+    <node kind="Animator" name="A">
+      <clip name="c" length="1">
+        <track node="/" property="position.x"><key time="0" value="1"/></track>
+      </clip>
+    </node>
+  </node>
+</scene>
+"#,
+    );
+    build_fails(dir.path(), &scene, &[], "f32", (5, 22), &["no node at path \"/\""]);
+    // "." and "" are the parent, "/World" from the top.
+    for path in [".", "", "/World", "/World/."] {
+        let ok = write(
+            dir.path(),
+            "b.scene.xml",
+            &std::fs::read_to_string(&scene).unwrap().replace("node=\"/\"", &format!("node=\"{path}\"")),
+        );
+        build_ok(&[&ok], &dir.path().join("ok.osb"), "f32");
+        let script = write(dir.path(), "s.txt", "play A c\nupdate 0\n");
+        let o = trace(&dir.path().join("ok.osb"), &script, &[]);
+        let st = steps(&stdout(&o));
+        assert_eq!(st[1]["writes"][0]["node"], "/World", "{path:?}");
+    }
+}
+
+#[test]
 fn a_src_that_does_not_load() {
     let dir = tempfile::tempdir().unwrap();
     let scene = write(

@@ -1060,3 +1060,49 @@ fn blob_scene_names_nodes_and_properties() {
     assert_eq!(asset.scene(2), None);
     assert_eq!(asset.scene_named("nope"), None);
 }
+
+/// Every single-word change to the scene records that the loader still accepts runs without a
+/// panic: `Scene::new`, updates, control calls through the trace runner.
+fn mutated_scenes_never_panic<S: Scalar>() {
+    let good = blob(S::ENCODING, true);
+    let asset = Asset::load(&good).unwrap();
+    // The scene sections' bodies, found in the blob by their bytes.
+    let bodies: Vec<&[u8]> = (0..asset.blob().section_count())
+        .filter_map(|i| asset.blob().section(i))
+        .filter(|(k, _)| *k == ossicle_format::SectionKind::Scene)
+        .map(|(_, b)| b)
+        .collect();
+    let script = "update 0.1\nplay Anim bob\nplay Kinds kinds\nset Brain speed 12\ntrigger Brain jump\nupdate 0.3 5\n\
+                  seek Kinds 1.5\napply Kinds blink 0.2\ntravel Brain run\nsprite Hero jump\nupdate 0.7 3\nstop Anim reset\n";
+    let mut accepted = 0;
+    for body in bodies {
+        let start = good.windows(body.len()).position(|w| w == body).unwrap();
+        for at in (start..start + body.len()).step_by(1) {
+            for mask in [0x01u8, 0x02, 0x10, 0x80, 0xFF] {
+                let mut b = good.clone();
+                b[at] ^= mask;
+                let crc = ossicle_format::checksum(&b[..12], &b[16..]);
+                b[12..16].copy_from_slice(&crc.to_le_bytes());
+                let Ok(asset) = Asset::load(&b) else { continue };
+                accepted += 1;
+                for scene in asset.scenes() {
+                    let _ = scene.find_node("/Hero/Brain");
+                    let Ok(mut sc) = Scene::<S, 8, 4, 4>::new(&asset, scene) else { continue };
+                    let mut out = String::new();
+                    let _ = ossicle::scene::trace::run(&mut sc, script, &mut out);
+                }
+            }
+        }
+    }
+    assert!(accepted > 100, "only {accepted} variants were accepted");
+}
+
+#[test]
+fn mutated_scenes_never_panic_f32() {
+    mutated_scenes_never_panic::<f32>();
+}
+
+#[test]
+fn mutated_scenes_never_panic_q16() {
+    mutated_scenes_never_panic::<Q16>();
+}

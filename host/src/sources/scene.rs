@@ -321,7 +321,8 @@ fn collect<'a, 'i>(
     Ok(())
 }
 
-/// Resolves a node path from `from` (the Animator's or StateMachine's parent).
+/// Resolves a node path from `from` (the Animator's or StateMachine's parent): `""` and `"."` are
+/// `from` itself; an absolute path must name a node (`"/"` alone names none).
 fn resolve(scene: &SceneIr, from: Option<usize>, path: &str) -> Option<usize> {
     let (mut at, rest) = match path.strip_prefix('/') {
         Some(r) => (None, r),
@@ -330,7 +331,7 @@ fn resolve(scene: &SceneIr, from: Option<usize>, path: &str) -> Option<usize> {
     for part in rest.split('/').filter(|p| !p.is_empty() && *p != ".") {
         at = Some(scene.nodes.iter().position(|n| n.parent == at && n.name == part)?);
     }
-    at.or(from)
+    at
 }
 
 fn animator(x: &Xml<'_, '_>, el: Node<'_, '_>, index: usize, scene: &SceneIr) -> Result<AnimatorIr, HostError> {
