@@ -227,6 +227,44 @@ fn the_state_machine_example_builds_inspects_and_traces() {
 }
 
 #[test]
+fn trace_output_is_json_whatever_the_names() {
+    // Names with quotes, backslashes and a tab (XML character references) in node paths, clip,
+    // event, text and script names.
+    let dir = tempfile::tempdir().unwrap();
+    let scene = write(
+        dir.path(),
+        "q.scene.xml",
+        r#"<scene name="q">
+  <node kind="Node2D" name='Coin "gold" \&#9;x'/>
+  <node kind="Animator" name='A"' autoplay='c"'>
+    <clip name='c"' length="1">
+      <track node='Coin "gold" \&#9;x' property="position.x"><key time="0" value="2"/></track>
+      <track node='Coin "gold" \&#9;x' property="text"><key time="0" value='say "hi" \'/></track>
+      <track node='Coin "gold" \&#9;x' property='script.a"b'><key time="0" value="1"/></track>
+      <track property="event"><key time="0" value='e"\'/></track>
+    </clip>
+  </node>
+</scene>
+"#,
+    );
+    let out = dir.path().join("q.osb");
+    build_ok(&[&scene], &out, "q16");
+    let script = write(dir.path(), "s.txt", "update 0.5\nseek A\" 0.25\n");
+    let o = trace(&out, &script, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let st = steps(&stdout(&o));
+    assert_eq!(st.len(), 2);
+    let w = &st[0]["writes"];
+    assert_eq!(w[0]["node"], "/Coin \"gold\" \\\tx");
+    assert_eq!(w[1]["value"], "say \"hi\" \\");
+    assert_eq!(w[2]["property"], "script.a\"b");
+    assert_eq!(st[0]["events"][0]["clip"], "c\"");
+    assert_eq!(st[0]["events"][0]["animator"], "A\"");
+    assert_eq!(st[0]["events"][0]["name"], "e\"\\");
+    assert_eq!(st[1]["op"], "seek A\" 0.25");
+}
+
+#[test]
 fn the_castle_sample_builds_inspects_and_traces() {
     for scalar in SCALARS {
         let dir = tempfile::tempdir().unwrap();

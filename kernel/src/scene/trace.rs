@@ -133,9 +133,8 @@ fn number<S: Scalar>(w: &str) -> Option<S> {
     crate::ease::parse_decimal(w.as_bytes()).filter(|v| v.is_finite()).map(S::from_f32)
 }
 
-/// Writes `s` as a JSON string.
-fn json_str(out: &mut dyn Write, s: &str) -> fmt::Result {
-    out.write_char('"')?;
+/// Writes the characters of `s` escaped for the inside of a JSON string.
+fn json_chars(out: &mut dyn Write, s: &str) -> fmt::Result {
     for c in s.chars() {
         match c {
             '"' => out.write_str("\\\"")?,
@@ -144,6 +143,13 @@ fn json_str(out: &mut dyn Write, s: &str) -> fmt::Result {
             c => out.write_char(c)?,
         }
     }
+    Ok(())
+}
+
+/// Writes `s` as a JSON string.
+fn json_str(out: &mut dyn Write, s: &str) -> fmt::Result {
+    out.write_char('"')?;
+    json_chars(out, s)?;
     out.write_char('"')
 }
 
@@ -155,14 +161,14 @@ fn json_num<S: Scalar>(out: &mut dyn Write, v: S) -> fmt::Result {
     }
 }
 
-/// Writes a node's path (`/World/Coin`).
+/// Writes a node's path (`/World/Coin`), escaped for the inside of a JSON string.
 fn node_path(out: &mut dyn Write, scene: &BlobScene<'_>, node: usize, depth: u32) -> fmt::Result {
     let Some(n) = scene.node(node) else { return write!(out, "#{node}") };
     if let Some(p) = n.parent.filter(|_| depth < 64) {
         node_path(out, scene, p, depth.saturating_add(1))?;
     }
     out.write_char('/')?;
-    out.write_str(n.name)
+    json_chars(out, n.name)
 }
 
 fn node_name<'a>(scene: &BlobScene<'a>, node: usize) -> &'a str {
@@ -221,13 +227,7 @@ fn write_write<S: Scalar>(
         Some(PropertyName::Builtin(n)) => json_str(out, n)?,
         Some(PropertyName::Script(field)) => {
             out.write_str("\"script.")?;
-            for c in field.chars() {
-                match c {
-                    '"' => out.write_str("\\\"")?,
-                    '\\' => out.write_str("\\\\")?,
-                    c => out.write_char(c)?,
-                }
-            }
+            json_chars(out, field)?;
             out.write_char('"')?;
         }
         None => write!(out, "{property}")?,
@@ -558,14 +558,7 @@ impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize> Tracer<'
             if i > 0 {
                 out.write_char(' ')?;
             }
-            for c in w.get(i).chars() {
-                match c {
-                    '"' => out.write_str("\\\"")?,
-                    '\\' => out.write_str("\\\\")?,
-                    c if (c as u32) < 0x20 => write!(out, "\\u{:04x}", c as u32)?,
-                    c => out.write_char(c)?,
-                }
-            }
+            json_chars(out, w.get(i))?;
         }
         out.write_str("\",\"time\":")?;
         json_num(out, self.time)?;
