@@ -668,6 +668,23 @@ fn trace_script_errors_name_the_line_and_keep_the_steps_before() {
 }
 
 #[test]
+fn a_step_with_too_many_events_is_an_error_without_half_a_line() {
+    // 65 event keys at 0.5: the update that passes them queues more than the runner's 64.
+    let dir = tempfile::tempdir().unwrap();
+    let keys: String = (0..65).map(|i| format!("<key time=\"0.5\" value=\"e{i}\"/>")).collect();
+    let scene = write(
+        dir.path(),
+        "m.scene.xml",
+        &format!(
+            "<scene name=\"m\">\n<node kind=\"Node2D\" name=\"N\"/>\n<node kind=\"Animator\" name=\"A\" autoplay=\"c\">\n<clip name=\"c\" length=\"1\">\n<track node=\"N\" property=\"position.x\"><key time=\"0\" value=\"0\"/><key time=\"1\" value=\"1\"/></track>\n<track property=\"event\">{keys}</track>\n</clip>\n</node>\n</scene>\n"
+        ),
+    );
+    let out = dir.path().join("m.osb");
+    build_ok(&[&scene], &out, "f32");
+    trace_fails(dir.path(), &out, "update 0.25\nupdate 0.25\n", 2, 1, &["more than 64 events"]);
+}
+
+#[test]
 fn trace_needs_a_scene() {
     let dir = tempfile::tempdir().unwrap();
     let script = write(dir.path(), "s.txt", "update 0.1\n");

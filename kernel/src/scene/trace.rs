@@ -589,7 +589,11 @@ impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize> Tracer<'
 }
 
 /// Runs every line of `script` against `scene`, writing one JSON line per step to `out`. Returns
-/// the number of steps, or the first line's error (the steps before it are written).
+/// the number of steps, or the first line's error (the steps before it are written). A line whose
+/// error is found before its step begins writes nothing; one found once the step's writes are
+/// streamed ([`TraceErrorKind::TooManyEvents`], [`TraceErrorKind::Write`]) leaves that step's line
+/// unfinished, without its newline: a caller that keeps the output drops what follows the last
+/// newline (`ossicle trace` does).
 ///
 /// ```
 /// // See docs/trace.md and `ossicle trace` for a full run; the script words:
