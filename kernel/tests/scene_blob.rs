@@ -92,6 +92,8 @@ fn words(records: &[&[u32]]) -> Vec<u8> {
 ///
 /// "brains": nodes 0 /Hero (AnimatedSprite "hero"), 1 /Hero/Brain (StateMachine), 2 /Other
 /// (Node2D), 3 /Other/Brain (StateMachine): two machines of one state each, two nodes "Brain".
+///
+/// "sprites": three AnimatedSprite nodes showing "hero".
 fn blob(e: ScalarEncoding, with_sprite: bool) -> Vec<u8> {
     let w = |v: f64| e.encode_f64(v).unwrap();
     let mut bw = BlobWriter::new(e);
@@ -253,6 +255,10 @@ fn blob(e: ScalarEncoding, with_sprite: bool) -> Vec<u8> {
     let states = words(&[&[IDLE, NONE, NONE], &[RUN, NONE, NONE]]);
     bw.add_scene(&SceneBody { name: 24, nodes: &nodes, machines: &machines, states: &states, ..Default::default() })
         .unwrap();
+    // "sprites": three AnimatedSprite nodes showing "hero" (names "Hero", "Coin", "Label").
+    let nodes = words(&[&[5, 6, NONE, 16, NONE], &[1, 6, NONE, 16, RUN], &[9, 6, NONE, 16, NONE]]);
+    let name = bw.intern("sprites");
+    bw.add_scene(&SceneBody { name, nodes: &nodes, ..Default::default() }).unwrap();
     bw.finish().unwrap()
 }
 
@@ -946,6 +952,21 @@ fn scene_errors<S: Scalar>() {
         SceneError::Capacity { what: "machines", needed: 2, capacity: 1 }
     );
     assert!(Scene::<S, 4, 2, 0>::new(&asset, brains).is_ok());
+    // Three sprite players for one slot: the error counts all three.
+    let sprites = asset.scene_named("sprites").unwrap();
+    assert_eq!(
+        Scene::<S, 3, 1, 0>::new(&asset, sprites).unwrap_err(),
+        SceneError::Capacity { what: "sprites", needed: 3, capacity: 1 }
+    );
+    assert_eq!(
+        Scene::<S, 3, 2, 0>::new(&asset, sprites).unwrap_err(),
+        SceneError::Capacity { what: "sprites", needed: 3, capacity: 2 }
+    );
+    let three = Scene::<S, 3, 3, 0>::new(&asset, sprites).unwrap();
+    assert_eq!(
+        three.sprites().map(|sl| (sl.node, sl.player.current())).collect::<Vec<_>>(),
+        [(0, None), (1, Some(1)), (2, None)]
+    );
     assert_eq!(
         Scene::<S, 8, 4, 2>::new(&asset, lv).unwrap_err(),
         SceneError::Machine { machine: 0, error: MachineError::TooManyParams { needed: 3, capacity: 2 } }
@@ -1055,9 +1076,9 @@ fn blob_scene_names_nodes_and_properties() {
     assert_eq!(lv.property_name(property::USER), None);
     assert_eq!(lv.script_property("bonus"), Some(property::SCRIPT));
     assert_eq!(lv.script_property("malus"), None);
-    assert_eq!(asset.scenes().map(|sc| sc.name()).collect::<Vec<_>>(), ["level", "brains"]);
+    assert_eq!(asset.scenes().map(|sc| sc.name()).collect::<Vec<_>>(), ["level", "brains", "sprites"]);
     assert_eq!(asset.scene(1).map(|sc| sc.name()), Some("brains"));
-    assert_eq!(asset.scene(2), None);
+    assert_eq!(asset.scene(3), None);
     assert_eq!(asset.scene_named("nope"), None);
 }
 
