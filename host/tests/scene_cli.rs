@@ -169,6 +169,20 @@ fn the_animator_example_builds_inspects_and_traces() {
 }
 
 #[test]
+fn a_scene_file_with_a_byte_order_mark_is_a_scene() {
+    // Editors on Windows write UTF-8 files with a BOM; with or without an XML declaration and a
+    // comment before the root, the file is still recognised as a scene (not an animation set).
+    for head in ["", "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- a comment -->\n"] {
+        let dir = tempfile::tempdir().unwrap();
+        let scene = write(dir.path(), "bom.scene.xml", &format!("\u{feff}{head}{ANIMATOR_EXAMPLE}"));
+        let out = dir.path().join("bom.osb");
+        build_ok(&[&scene], &out, "q16");
+        let o = ossicle(&["inspect", s(&out)]);
+        assert!(stdout(&o).contains("scene \"bob\": 2 nodes, 1 Animators"), "{}", stdout(&o));
+    }
+}
+
+#[test]
 fn the_state_machine_example_builds_inspects_and_traces() {
     for scalar in SCALARS {
         let dir = tempfile::tempdir().unwrap();

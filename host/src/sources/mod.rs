@@ -171,7 +171,8 @@ fn load_scene(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
 /// Whether XML bytes are a scene (root `<scene>` or `<node>`) rather than an animation set.
 fn is_scene(bytes: &[u8]) -> bool {
     let text = String::from_utf8_lossy(bytes.get(..4096).unwrap_or(bytes));
-    let mut rest = text.as_ref();
+    // A UTF-8 byte order mark is not white space to `trim_start`.
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(&text);
     // Skip the declaration, comments and white space before the root element.
     loop {
         rest = rest.trim_start();
