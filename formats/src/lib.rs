@@ -437,4 +437,6 @@ impl<'a> Blob<'a> {
 }
 
 #[cfg(test)]
+mod scene_tests;
+#[cfg(test)]
 mod tests;

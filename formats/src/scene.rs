@@ -158,7 +158,8 @@ pub enum SceneDefect {
         /// The record's index.
         record: u32,
     },
-    /// A kind, op code, flag or ease word is not one this version knows.
+    /// A kind, op code, flag or ease word is not one this version knows (also: a Bool key value
+    /// other than 0 or 1, or a non-zero second value word of a key that is not a Vector).
     Code {
         /// Which array holds the record.
         array: &'static str,
@@ -603,15 +604,24 @@ impl<'a> SceneSection<'a> {
                     }
                 }
                 previous = Some(key.time);
-                let value_ok = match kind {
-                    0 => finite(key.a) && key.b == 0,
+                // Scalars must be finite; the unused second word of a non-Vector key must be 0, a
+                // Bool 0 or 1 (both codes), and a Text value an existing string.
+                let scalars_ok = match kind {
+                    0 => finite(key.a),
                     1 => finite(key.a) && finite(key.b),
-                    2 => key.b == 0,
-                    3 => key.a <= 1 && key.b == 0,
-                    _ => key.b == 0 && strings.get(key.a).is_some(),
+                    _ => true,
                 };
-                if !value_ok {
+                if !scalars_ok {
                     return Err(scene(SceneDefect::Scalar { array: "keys", record: k }));
+                }
+                if kind != 1 && key.b != 0 {
+                    return Err(scene(SceneDefect::Code { array: "keys", record: k, word: key.b }));
+                }
+                if kind == 3 && key.a > 1 {
+                    return Err(scene(SceneDefect::Code { array: "keys", record: k, word: key.a }));
+                }
+                if kind == 4 {
+                    string(key.a)?;
                 }
                 let ease_ok = key.ease < NAMED_EASES
                     || key.ease.checked_sub(BEZIER_EASE).is_some_and(|b| (b as usize) < bezier_count);

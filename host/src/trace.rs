@@ -59,6 +59,9 @@ fn run<S: Scalar>(
     let mut scene: Box<Scene<'_, S, MAX_NODES, MAX_CONTROLLERS, MAX_PARAMS>> =
         Box::new(Scene::new(asset, blob_scene).map_err(|e| HostError::file(blob_path, e.to_string()))?);
     trace::run(&mut scene, script, out).map_err(|e| {
+        // A step that failed after it began (too many events) left its line unfinished: only
+        // the complete steps before it are kept.
+        out.truncate(out.rfind('\n').map_or(0, |i| i + 1));
         HostError::at(script_path, format!("line {}", e.line), {
             let text = e.to_string();
             text.split_once(": ").map_or(text.clone(), |(_, r)| r.to_string())

@@ -48,12 +48,36 @@ pub fn load_source(path: &Path) -> Result<Project, HostError> {
 
 /// Reads and parses several source files into one project, in order (what `ossicle build` does
 /// before writing the blob).
+///
+/// A sprite file that several inputs bring in (scenes showing it with `src`, or also given as an
+/// input itself) is built once. Two scenes with one name are an error at the second's name.
 pub fn load_sources<P: AsRef<Path>>(paths: &[P]) -> Result<Project, HostError> {
     let mut project = Project::default();
     for path in paths {
-        project.merge(load_source(path.as_ref())?);
+        let mut p = load_source(path.as_ref())?;
+        p.sprites.retain(|sp| {
+            !project.sprites.iter().any(|o| o.name == sp.name && same_file(&o.origin.file, &sp.origin.file))
+        });
+        for scene in &p.scenes {
+            if let Some(first) = project.scenes.iter().find(|o| o.name == scene.name) {
+                return Err(HostError::at(
+                    &scene.file,
+                    &scene.place,
+                    format!("a scene called {:?} is already defined by {}", scene.name, first.file.display()),
+                ));
+            }
+        }
+        project.merge(p);
     }
     Ok(project)
+}
+
+/// Whether two paths name the same file (compared canonically when both exist).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 /// What each kind of source is, for messages.
@@ -97,7 +121,7 @@ fn load_scene(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
     for node in &mut scene.nodes {
         let Some(src) = node.src.clone() else { continue };
         let file = dir.join(&src);
-        let names = match loaded.iter().find(|(f, _)| *f == file) {
+        let names = match loaded.iter().find(|(f, _)| same_file(f, &file)) {
             Some((_, names)) => names.clone(),
             None => {
                 let p = load_source(&file)
@@ -107,6 +131,13 @@ fn load_scene(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
                         path,
                         &node.place,
                         format!("node {}: src {src:?} is not a sprite source", node.path),
+                    ));
+                }
+                if p.sprites.is_empty() {
+                    return Err(HostError::at(
+                        path,
+                        &node.place,
+                        format!("node {}: src {src:?} defines no sprite", node.path),
                     ));
                 }
                 let names: Vec<String> = p.sprites.iter().map(|s| s.name.clone()).collect();
@@ -140,7 +171,8 @@ fn load_scene(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
 /// Whether XML bytes are a scene (root `<scene>` or `<node>`) rather than an animation set.
 fn is_scene(bytes: &[u8]) -> bool {
     let text = String::from_utf8_lossy(bytes.get(..4096).unwrap_or(bytes));
-    let mut rest = text.as_ref();
+    // A UTF-8 byte order mark is not white space to `trim_start`.
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(&text);
     // Skip the declaration, comments and white space before the root element.
     loop {
         rest = rest.trim_start();

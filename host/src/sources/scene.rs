@@ -110,6 +110,8 @@ pub struct SceneIr {
     pub machines: Vec<MachineIr>,
     /// The scene file.
     pub file: std::path::PathBuf,
+    /// Where the scene's name is (`line:column` of `<scene name>`, else of the root element).
+    pub place: String,
 }
 
 /// One node.
@@ -253,9 +255,16 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SceneIr, HostError> {
         "scene" => {
             x.only(root, &["name"])?;
             scene.name = root.attribute("name").unwrap_or("").to_string();
+            scene.place = match root.attribute_node("name") {
+                Some(a) => x.pos(a.range_value().start),
+                None => x.pos(root.range().start),
+            };
             x.children(root)?
         }
-        "node" => vec![root],
+        "node" => {
+            scene.place = x.pos(root.range().start);
+            vec![root]
+        }
         other => {
             return Err(x.at(root, format!("not a scene: the root element is <{other}>, expected <scene> or <node>")))
         }
@@ -337,7 +346,8 @@ fn collect<'a, 'i>(
     Ok(())
 }
 
-/// Resolves a node path from `from` (the Animator's or StateMachine's parent).
+/// Resolves a node path from `from` (the Animator's or StateMachine's parent): `""` and `"."` are
+/// `from` itself; an absolute path must name a node (`"/"` alone names none).
 fn resolve(scene: &SceneIr, from: Option<usize>, path: &str) -> Option<usize> {
     let (mut at, rest) = match path.strip_prefix('/') {
         Some(r) => (None, r),
@@ -346,7 +356,7 @@ fn resolve(scene: &SceneIr, from: Option<usize>, path: &str) -> Option<usize> {
     for part in rest.split('/').filter(|p| !p.is_empty() && *p != ".") {
         at = Some(scene.nodes.iter().position(|n| n.parent == at && n.name == part)?);
     }
-    at.or(from)
+    at
 }
 
 fn animator(x: &Xml<'_, '_>, el: Node<'_, '_>, index: usize, scene: &SceneIr) -> Result<AnimatorIr, HostError> {

@@ -172,6 +172,8 @@ impl<'a, S: Scalar, const N: usize, const C: usize, const P: usize> Scene<'a, S,
         too_many("nodes", scene.node_count(), N)?;
         too_many("animators", scene.animator_count(), C)?;
         too_many("machines", scene.machine_count(), C)?;
+        let shown = (0..scene.node_count()).filter(|&n| scene.node(n).is_some_and(|i| i.sprite.is_some())).count();
+        too_many("sprites", shown, C)?;
         let mut this =
             Self { scene, nodes: NodeTable::new(), animators: [None; C], machines: [None; C], sprites: [None; C] };
         for (target, property, value) in scene.start_values::<S>() {

@@ -133,9 +133,8 @@ fn number<S: Scalar>(w: &str) -> Option<S> {
     crate::ease::parse_decimal(w.as_bytes()).filter(|v| v.is_finite()).map(S::from_f32)
 }
 
-/// Writes `s` as a JSON string.
-fn json_str(out: &mut dyn Write, s: &str) -> fmt::Result {
-    out.write_char('"')?;
+/// Writes the characters of `s` escaped for the inside of a JSON string.
+fn json_chars(out: &mut dyn Write, s: &str) -> fmt::Result {
     for c in s.chars() {
         match c {
             '"' => out.write_str("\\\"")?,
@@ -144,6 +143,13 @@ fn json_str(out: &mut dyn Write, s: &str) -> fmt::Result {
             c => out.write_char(c)?,
         }
     }
+    Ok(())
+}
+
+/// Writes `s` as a JSON string.
+fn json_str(out: &mut dyn Write, s: &str) -> fmt::Result {
+    out.write_char('"')?;
+    json_chars(out, s)?;
     out.write_char('"')
 }
 
@@ -155,14 +161,14 @@ fn json_num<S: Scalar>(out: &mut dyn Write, v: S) -> fmt::Result {
     }
 }
 
-/// Writes a node's path (`/World/Coin`).
+/// Writes a node's path (`/World/Coin`), escaped for the inside of a JSON string.
 fn node_path(out: &mut dyn Write, scene: &BlobScene<'_>, node: usize, depth: u32) -> fmt::Result {
     let Some(n) = scene.node(node) else { return write!(out, "#{node}") };
     if let Some(p) = n.parent.filter(|_| depth < 64) {
         node_path(out, scene, p, depth.saturating_add(1))?;
     }
     out.write_char('/')?;
-    out.write_str(n.name)
+    json_chars(out, n.name)
 }
 
 fn node_name<'a>(scene: &BlobScene<'a>, node: usize) -> &'a str {
@@ -221,13 +227,7 @@ fn write_write<S: Scalar>(
         Some(PropertyName::Builtin(n)) => json_str(out, n)?,
         Some(PropertyName::Script(field)) => {
             out.write_str("\"script.")?;
-            for c in field.chars() {
-                match c {
-                    '"' => out.write_str("\\\"")?,
-                    '\\' => out.write_str("\\\\")?,
-                    c => out.write_char(c)?,
-                }
-            }
+            json_chars(out, field)?;
             out.write_char('"')?;
         }
         None => write!(out, "{property}")?,
@@ -445,6 +445,23 @@ impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize> Tracer<'
                     "apply" => Some(num(w.get(3))?),
                     _ => None,
                 };
+                // Everything that can fail is checked before the step's line is started, so a bad
+                // line leaves no partial step in the output.
+                if self.scene.animator_parts(a).is_none() {
+                    return Err(err(TraceErrorKind::NoAnimator(w.get(1))));
+                }
+                let apply_clip = match w.get(0) {
+                    "apply" => Some(
+                        self.scene
+                            .blob()
+                            .clips::<S>(a)
+                            .ok()
+                            .flatten()
+                            .and_then(|clips| clips.find(w.get(2)))
+                            .ok_or(err(TraceErrorKind::NoClip(w.get(2))))?,
+                    ),
+                    _ => None,
+                };
                 self.begin(&w, out).map_err(|_| err(TraceErrorKind::Write))?;
                 let scene_blob = *self.scene.blob();
                 let (anim, clips, nodes) =
@@ -465,8 +482,9 @@ impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize> Tracer<'
                     match (w.get(0), t) {
                         ("seek", Some(t)) => anim.seek(&clips, &mut sink, t),
                         ("apply", Some(t)) => {
-                            let clip = clips.find(w.get(2)).ok_or(err(TraceErrorKind::NoClip(w.get(2))))?;
-                            let _ = anim.apply(&clips, &mut sink, clip, t);
+                            if let Some(clip) = apply_clip {
+                                let _ = anim.apply(&clips, &mut sink, clip, t);
+                            }
                         }
                         _ => anim.stop(&clips, &mut sink, n == 3),
                     }
@@ -540,14 +558,7 @@ impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize> Tracer<'
             if i > 0 {
                 out.write_char(' ')?;
             }
-            for c in w.get(i).chars() {
-                match c {
-                    '"' => out.write_str("\\\"")?,
-                    '\\' => out.write_str("\\\\")?,
-                    c if (c as u32) < 0x20 => write!(out, "\\u{:04x}", c as u32)?,
-                    c => out.write_char(c)?,
-                }
-            }
+            json_chars(out, w.get(i))?;
         }
         out.write_str("\",\"time\":")?;
         json_num(out, self.time)?;
@@ -578,7 +589,11 @@ impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize> Tracer<'
 }
 
 /// Runs every line of `script` against `scene`, writing one JSON line per step to `out`. Returns
-/// the number of steps, or the first line's error (the steps before it are written).
+/// the number of steps, or the first line's error (the steps before it are written). A line whose
+/// error is found before its step begins writes nothing; one found once the step's writes are
+/// streamed ([`TraceErrorKind::TooManyEvents`], [`TraceErrorKind::Write`]) leaves that step's line
+/// unfinished, without its newline: a caller that keeps the output drops what follows the last
+/// newline (`ossicle trace` does).
 ///
 /// ```
 /// // See docs/trace.md and `ossicle trace` for a full run; the script words:
