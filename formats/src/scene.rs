@@ -520,15 +520,23 @@ impl<'a> SceneSection<'a> {
             if r.kind > 4 {
                 return Err(scene(SceneDefect::Code { array: "props", record, word: r.kind }));
             }
-            let value_ok = match r.kind {
-                0 => finite(r.a) && r.b == 0,
+            // As a key's value (below).
+            let scalars_ok = match r.kind {
+                0 => finite(r.a),
                 1 => finite(r.a) && finite(r.b),
-                2 => r.b == 0,
-                3 => r.a <= 1 && r.b == 0,
-                _ => r.b == 0 && strings.get(r.a).is_some(),
+                _ => true,
             };
-            if !value_ok {
+            if !scalars_ok {
                 return Err(scene(SceneDefect::Scalar { array: "props", record }));
+            }
+            if r.kind != 1 && r.b != 0 {
+                return Err(scene(SceneDefect::Code { array: "props", record, word: r.b }));
+            }
+            if r.kind == 3 && r.a > 1 {
+                return Err(scene(SceneDefect::Code { array: "props", record, word: r.a }));
+            }
+            if r.kind == 4 {
+                string(r.a)?;
             }
         }
         let (clip_count, track_count, key_count) = (this.clip_total(), this.track_total(), this.key_total());

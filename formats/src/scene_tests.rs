@@ -51,8 +51,10 @@ struct Parts {
     transitions: Vec<[u32; TRANSITION_WORDS]>,
     clauses: Vec<[u32; CLAUSE_WORDS]>,
     fields: Vec<u32>,
-    /// Bytes appended to array `i` (in body order, 0 = nodes ... 11 = fields) after its records.
-    extra: [usize; 12],
+    props: Vec<[u32; PROP_WORDS]>,
+    /// Bytes appended to array `i` (in body order, 0 = nodes ... 11 = fields, 12 = props) after
+    /// its records.
+    extra: [usize; 13],
 }
 
 /// The word of `v` in `e`.
@@ -114,7 +116,9 @@ fn parts(e: ScalarEncoding) -> Parts {
         ],
         clauses: vec![[6, 0, sc(e, 10.0)], [0, 1, 0]],
         fields: vec![17],
-        extra: [0; 12],
+        // /World/Coin starts at y = 4; /World starts hidden.
+        props: vec![[1, POSITION_Y, 0, sc(e, 4.0), 0], [0, VISIBLE, 3, 0, 0]],
+        extra: [0; 13],
     }
 }
 
@@ -144,6 +148,7 @@ fn blob(e: ScalarEncoding, p: &Parts) -> Vec<u8> {
         bytes_of(&p.transitions, x[9]),
         bytes_of(&p.clauses, x[10]),
         bytes_of(&p.fields.iter().map(|&f| [f]).collect::<Vec<_>>(), x[11]),
+        bytes_of(&p.props, x[12]),
     ];
     w.add_scene(&SceneBody {
         name: p.name,
@@ -159,6 +164,7 @@ fn blob(e: ScalarEncoding, p: &Parts) -> Vec<u8> {
         transitions: &arrays[9],
         clauses: &arrays[10],
         fields: &arrays[11],
+        props: &arrays[12],
     })
     .unwrap();
     w.finish().unwrap()
@@ -321,6 +327,7 @@ fn every_record_array_must_be_whole_records() {
         ("transitions", TRANSITION_WORDS, 2),
         ("clauses", CLAUSE_WORDS, 2),
         ("fields", 1, 1),
+        ("props", PROP_WORDS, 2),
     ];
     for e in BOTH {
         for (i, &(array, words, records)) in names.iter().enumerate() {
@@ -756,4 +763,45 @@ fn defects_display_as_one_line() {
         assert!(!s.is_empty() && !s.contains('\n'), "{s:?}");
     }
     assert_eq!(std::format!("{}", all[4]), "keys record 2: unknown code 0x20");
+}
+
+#[test]
+fn starting_property_values_are_checked_like_keys() {
+    for e in BOTH {
+        let s = {
+            let bytes = blob(e, &parts(e));
+            let blob = Blob::parse(&bytes).unwrap();
+            let sc0 = blob.scenes().next().unwrap();
+            (sc0.prop_count(), sc0.prop(0), sc0.prop(1), sc0.prop(2))
+        };
+        assert_eq!(
+            s,
+            (
+                2,
+                Some(PropRecord { node: 1, property: POSITION_Y, kind: 0, a: sc(e, 4.0), b: 0 }),
+                Some(PropRecord { node: 0, property: VISIBLE, kind: 3, a: 0, b: 0 }),
+                None
+            )
+        );
+        let mut p = parts(e);
+        p.props[0][0] = 4;
+        refused_scene(e, &p, SceneDefect::NodeRef { array: "props", record: 0, node: 4 });
+        let mut p = parts(e);
+        p.props[1][2] = 5;
+        refused_scene(e, &p, SceneDefect::Code { array: "props", record: 1, word: 5 });
+        let mut p = parts(e);
+        p.props[1][3] = 2;
+        refused_scene(e, &p, SceneDefect::Code { array: "props", record: 1, word: 2 });
+        let mut p = parts(e);
+        p.props[0][4] = 7;
+        refused_scene(e, &p, SceneDefect::Code { array: "props", record: 0, word: 7 });
+        let mut p = parts(e);
+        p.props[0] = [1, 13, 4, 99, 0];
+        refused(e, &p, string_ref(99));
+        if e == ScalarEncoding::F32 {
+            let mut p = parts(e);
+            p.props[0][3] = f32::NAN.to_bits();
+            refused_scene(e, &p, SceneDefect::Scalar { array: "props", record: 0 });
+        }
+    }
 }

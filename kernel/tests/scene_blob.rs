@@ -246,6 +246,7 @@ fn blob(e: ScalarEncoding, with_sprite: bool) -> Vec<u8> {
         transitions: &transitions,
         clauses: &clauses,
         fields: &fields,
+        props: &[],
     })
     .unwrap();
     // "brains".
