@@ -478,7 +478,7 @@ impl<'a> SceneSection<'a> {
             ("props", raw.props, PROP_WORDS),
         ];
         for (array, bytes, words) in arrays {
-            if bytes.len() % (words * 4) != 0 {
+            if bytes.len().checked_rem(words * 4) != Some(0) {
                 return Err(scene(SceneDefect::RecordArray { array, len: bytes.len() }));
             }
         }
