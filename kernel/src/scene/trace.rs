@@ -8,7 +8,13 @@
 //! `sprite NODE ANIMATION`; and per step
 //! `{"step":1,"op":"update 0.25","time":0.25,"writes":[...],"events":[...]}`.
 //!
-//! Nothing here allocates: the output goes straight to a [`core::fmt::Write`].
+//! Nothing here allocates: the output goes straight to a [`core::fmt::Write`]. Nothing here can
+//! panic either, so a firmware built with the never-panic link runs it (the QEMU scene image):
+//! numbers are written by the `decimal` submodule (the same text as `Display`, without `core`'s
+//! float formatting or `fixed`'s, which keep reachable bounds checks), and the script is split into
+//! lines by hand rather than with `str::lines`, for the same reason.
+
+mod decimal;
 
 use core::fmt::{self, Write};
 
@@ -155,7 +161,8 @@ fn json_str(out: &mut dyn Write, s: &str) -> fmt::Result {
 
 fn json_num<S: Scalar>(out: &mut dyn Write, v: S) -> fmt::Result {
     if v.to_f64().is_finite() {
-        v.write_decimal(out)
+        // The text of `v.write_decimal(out)`, without its panicking paths.
+        decimal::write_scalar(out, v)
     } else {
         out.write_str("null")
     }
@@ -606,8 +613,47 @@ pub fn run<'s, S: Scalar, const N: usize, const C: usize, const P: usize>(
     out: &mut dyn Write,
 ) -> Result<u32, TraceError<'s>> {
     let mut tracer = Tracer::new(scene);
-    for (i, line) in script.lines().enumerate() {
+    for (i, line) in Lines(script).enumerate() {
         tracer.line(line, i.saturating_add(1), out)?;
     }
     Ok(tracer.step)
+}
+
+/// The lines of a script, as `str::lines` gives them (split at `\n`, a `\r` before it dropped, no
+/// empty line after a final `\n`), without its panicking paths.
+struct Lines<'s>(&'s str);
+
+impl<'s> Iterator for Lines<'s> {
+    type Item = &'s str;
+
+    fn next(&mut self) -> Option<&'s str> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let text = self.0;
+        let (line, rest, newline) = match text.as_bytes().iter().position(|&b| b == b'\n') {
+            // `\n` is ASCII, so both ends are character boundaries.
+            Some(end) => (text.get(..end).unwrap_or(""), text.get(end.saturating_add(1)..).unwrap_or(""), true),
+            None => (text, "", false),
+        };
+        self.0 = rest;
+        Some(if newline { line.strip_suffix('\r').unwrap_or(line) } else { line })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::vec::Vec;
+
+    use super::Lines;
+
+    #[test]
+    fn lines_are_str_lines() {
+        for text in
+            ["", "\n", "a", "a\n", "a\n\n", "a\r\nb", "a\r\nb\r\n", "a\rb\r", "\r\n\r\n", "é\nü\r\n€", " x \n\n y"]
+        {
+            assert_eq!(Lines(text).collect::<Vec<_>>(), text.lines().collect::<Vec<_>>(), "{text:?}");
+        }
+    }
 }
