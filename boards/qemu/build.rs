@@ -9,9 +9,19 @@
 //! - the sprite blobs of [`SPRITE_BLOBS`] (`src/sprites.rs`), from the sample sprites: each from its
 //!   variable `OSSICLE_SPRITES_*`, or `target/blobs/sprites-<label>.osb`.
 //!
+//! - the scene image's (`src/bin/scene.rs`), from `samples/scenes/castle.scene.xml` in Q16.16 and
+//!   f32: `OSSICLE_SCENE_Q16` and `OSSICLE_SCENE_F32`, or `target/blobs/castle-q16.osb` and
+//!   `target/blobs/castle-f32.osb`; and the script it runs, `OSSICLE_SCENE_SCRIPT` or
+//!   `samples/scenes/castle.script`;
+//! - the scene benchmark's (`src/bin/bench-scene.rs`), from `scenes/bench.scene.xml` in this folder:
+//!   `OSSICLE_BENCH_SCENE_Q16` and `OSSICLE_BENCH_SCENE_F32`, or `target/blobs/bench-scene-q16.osb`
+//!   and `target/blobs/bench-scene-f32.osb` (it embeds the castle blobs too).
+//!
 //! When one of the first two is missing, the `ossicle-qemu` binary does not compile (a
 //! `compile_error!` names what to do); when a sprite blob is missing, neither `ossicle-qemu` nor
-//! `bench-sprite` compiles. The `bench` and `bench-anim` binaries need no blob.
+//! `bench-sprite` compiles; when a castle blob or the script is missing, `scene` and `bench-scene`
+//! do not compile, and when a bench scene blob is missing, `bench-scene` does not. The `bench` and
+//! `bench-anim` binaries need no blob.
 
 use std::env;
 use std::fs;
@@ -70,6 +80,34 @@ fn main() {
             sprites_missing.join(", ")
         );
     }
+    println!("cargo::rustc-check-cfg=cfg(ossicle_scene_blobs_missing)");
+    println!("cargo::rustc-check-cfg=cfg(ossicle_bench_scene_blobs_missing)");
+    let mut scene_missing = Vec::new();
+    for (var, default, name) in SCENE_FILES {
+        if !embed(&manifest, &out, var, default, name) {
+            scene_missing.push(format!("{var} = {}", source(&manifest, var, default).display()));
+        }
+    }
+    if !scene_missing.is_empty() {
+        println!("cargo:rustc-cfg=ossicle_scene_blobs_missing");
+        println!(
+            "cargo:warning=scene file(s) missing ({}): build them with `scripts/qemu/check.sh --blobs-only`",
+            scene_missing.join(", ")
+        );
+    }
+    let mut bench_missing = Vec::new();
+    for (var, default, name) in BENCH_SCENE_BLOBS {
+        if !embed(&manifest, &out, var, default, name) {
+            bench_missing.push(format!("{var} = {}", source(&manifest, var, default).display()));
+        }
+    }
+    if !bench_missing.is_empty() {
+        println!("cargo:rustc-cfg=ossicle_bench_scene_blobs_missing");
+        println!(
+            "cargo:warning=bench scene blob(s) missing ({}): build them with `scripts/qemu/check.sh --blobs-only`",
+            bench_missing.join(", ")
+        );
+    }
     if !missing.is_empty() {
         println!("cargo:rustc-cfg=ossicle_blobs_missing");
         println!(
@@ -94,6 +132,46 @@ const SPRITE_BLOBS: [(&str, &str); 4] = [
     ("OSSICLE_SPRITES_Q16_I8RLE", "q16-i8rle"),
     ("OSSICLE_SPRITES_F32_565LE", "f32-565le"),
 ];
+
+/// The scene image's files: (environment variable, default path from this folder, name in `OUT_DIR`).
+/// `scripts/qemu/check.sh` builds the blobs from `samples/scenes/castle.scene.xml` with
+/// `--scalar q16|f32`, and `tests/tests/qemu_scene.rs` builds the same blobs when the variables are
+/// not set.
+const SCENE_FILES: [(&str, &str, &str); 3] = [
+    ("OSSICLE_SCENE_Q16", "target/blobs/castle-q16.osb", "castle-q16.osb"),
+    ("OSSICLE_SCENE_F32", "target/blobs/castle-f32.osb", "castle-f32.osb"),
+    ("OSSICLE_SCENE_SCRIPT", "../../samples/scenes/castle.script", "castle.script"),
+];
+
+/// The scene benchmark's blobs, built from `scenes/bench.scene.xml` with `--scalar q16|f32`.
+const BENCH_SCENE_BLOBS: [(&str, &str, &str); 2] = [
+    ("OSSICLE_BENCH_SCENE_Q16", "target/blobs/bench-scene-q16.osb", "bench-scene-q16.osb"),
+    ("OSSICLE_BENCH_SCENE_F32", "target/blobs/bench-scene-f32.osb", "bench-scene-f32.osb"),
+];
+
+/// The file `var` names, or `default` in this folder.
+fn source(manifest: &Path, var: &str, default: &str) -> PathBuf {
+    match env::var_os(var) {
+        Some(p) => PathBuf::from(p),
+        None => manifest.join(default),
+    }
+}
+
+/// Copies the file `var` names (or `default`) to `OUT_DIR/name`; when it is missing, writes an empty
+/// file there and returns false.
+fn embed(manifest: &Path, out: &Path, var: &str, default: &str, name: &str) -> bool {
+    println!("cargo:rerun-if-env-changed={var}");
+    let src = source(manifest, var, default);
+    println!("cargo:rerun-if-changed={}", src.display());
+    let dst = out.join(name);
+    if src.is_file() {
+        fs::copy(&src, &dst).unwrap_or_else(|e| panic!("copy {}: {e}", src.display()));
+        true
+    } else {
+        write_empty(&dst);
+        false
+    }
+}
 
 fn write_empty(path: &Path) {
     fs::write(path, []).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));

@@ -58,6 +58,14 @@ build_blobs() {
     sprite_blob f32-mask "$coin" "$slime" --scalar f32 --pixels rgb565be --rle never --transparency mask
     sprite_blob q16-i8rle "$coin" "$slime" --scalar q16 --pixels indexed8 --rle always
     sprite_blob f32-565le "$coin" "$slime" --scalar f32 --pixels rgb565le
+    # The scene image's castle (tests/tests/qemu_scene.rs builds the same when run alone) and the
+    # scene benchmark's definitions (boards/qemu/scenes/bench.scene.xml).
+    for enc in q16 f32; do
+        echo "castle-$enc.osb: ossicle build samples/scenes/castle.scene.xml --scalar $enc"
+        "$bin" build "$ROOT/samples/scenes/castle.scene.xml" -o "$BLOBS/castle-$enc.osb" --scalar "$enc" | sed 's/^/  /'
+        echo "bench-scene-$enc.osb: ossicle build boards/qemu/scenes/bench.scene.xml --scalar $enc"
+        "$bin" build "$BOARD/scenes/bench.scene.xml" -o "$BLOBS/bench-scene-$enc.osb" --scalar "$enc" | sed 's/^/  /'
+    done
 }
 if [[ $BLOBS_ONLY -eq 1 ]]; then
     build_blobs
