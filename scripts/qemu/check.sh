@@ -9,15 +9,21 @@
 #    Debian's qemu-system-arm (with apt-get when running as root; otherwise it says what to install);
 # 2. builds the blobs with the host CLI (`ossicle build`): Q16.16 and f32 from samples/foundation.json
 #    (the workload), and four sprite blobs from the sample sprites with different pixel storage
-#    (boards/qemu/build.rs lists them), printing each sprite's storage report;
-# 3. builds boards/qemu in release for both targets, with the blobs embedded. The release panic handler
-#    calls an undefined function, so this build linking IS the proof that no panic is reachable;
-# 4. runs the firmware on mps2-an386 (Cortex-M4F) and microbit (Cortex-M0) with a timeout; each must
-#    exit 0 (semihosting exit status) and print its checksums and its sprite frames' CRCs;
-# 5. runs tests/tests/qemu.rs and tests/tests/qemu_sprites.rs with OSSICLE_REQUIRE_QEMU=1: the same
-#    workload on the host must give the same checksums, operation by operation (Q16.16 and f32), and
-#    the same sprite play-throughs must give the same frames and CRCs, which must also equal the
-#    host's own render (`ossicle render`'s code) of those frames, pixel for pixel.
+#    (boards/qemu/build.rs lists them), printing each sprite's storage report, and the scene
+#    image's castle (samples/scenes/castle.scene.xml, Q16.16 and f32) and the scene
+#    benchmark's definitions (boards/qemu/scenes/bench.scene.xml);
+# 3. builds boards/qemu in release for both targets, with the blobs embedded: the main image
+#    (`ossicle-qemu`) and the scene image (`scene`, a second image: the main one nearly fills the M0's
+#    flash). The release panic handler calls an undefined function, so this build linking IS the
+#    proof that no panic is reachable;
+# 4. runs both images on mps2-an386 (Cortex-M4F) and microbit (Cortex-M0) with a timeout; each must
+#    exit 0 (semihosting exit status); the main image prints its checksums and its sprite frames'
+#    CRCs, the scene image the castle's trace over samples/scenes/castle.script (Q16.16 and f32);
+# 5. runs tests/tests/qemu.rs, tests/tests/qemu_sprites.rs and tests/tests/qemu_scene.rs with
+#    OSSICLE_REQUIRE_QEMU=1: the same workload on the host must give the same checksums, operation by
+#    operation (Q16.16 and f32), the same sprite play-throughs must give the same frames and CRCs,
+#    which must also equal the host's own render (`ossicle render`'s code) of those frames, pixel for
+#    pixel, and `ossicle trace` of the castle must print the scene image's trace, line for line.
 # Outputs land in boards/qemu/target/{blobs,qemu}/.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -37,7 +43,7 @@ TIMEOUT="${OSSICLE_QEMU_TIMEOUT:-120}"
 step() { printf '\n== %s\n' "$*"; }
 
 build_blobs() {
-    step "blobs (ossicle build samples/foundation.json, sample sprites)"
+    step "blobs (ossicle build samples/foundation.json, sample sprites, scenes)"
     mkdir -p "$BLOBS"
     (cd "$ROOT" && cargo build --quiet -p ossicle-host --bin ossicle)
     local bin
@@ -103,15 +109,22 @@ export OSSICLE_SPRITES_Q16_AUTO="$BLOBS/sprites-q16-auto.osb"
 export OSSICLE_SPRITES_F32_MASK="$BLOBS/sprites-f32-mask.osb"
 export OSSICLE_SPRITES_Q16_I8RLE="$BLOBS/sprites-q16-i8rle.osb"
 export OSSICLE_SPRITES_F32_565LE="$BLOBS/sprites-f32-565le.osb"
+export OSSICLE_SCENE_Q16="$BLOBS/castle-q16.osb"
+export OSSICLE_SCENE_F32="$BLOBS/castle-f32.osb"
+export OSSICLE_SCENE_SCRIPT="$ROOT/samples/scenes/castle.script"
+export OSSICLE_BENCH_SCENE_Q16="$BLOBS/bench-scene-q16.osb"
+export OSSICLE_BENCH_SCENE_F32="$BLOBS/bench-scene-f32.osb"
 
 step "firmware (release: links only if no panic is reachable)"
 for t in "${TARGETS[@]}"; do
-    (cd "$BOARD" && CARGO_TARGET_DIR="$BOARD/target" cargo build --quiet --release --target "$t")
-    if command -v llvm-size >/dev/null 2>&1; then
-        llvm-size "$BOARD/target/$t/release/ossicle-qemu" | awk -v t="$t" 'NR==2 {print "built " t ": flash " $1 + $2 " bytes, static RAM " $2 + $3 " bytes"}'
-    else
-        echo "built $t"
-    fi
+    (cd "$BOARD" && CARGO_TARGET_DIR="$BOARD/target" cargo build --quiet --release --target "$t" --bin ossicle-qemu --bin scene)
+    for bin in ossicle-qemu scene; do
+        if command -v llvm-size >/dev/null 2>&1; then
+            llvm-size "$BOARD/target/$t/release/$bin" | awk -v t="$t" -v b="$bin" 'NR==2 {print "built " b " for " t ": flash " $1 + $2 " bytes, static RAM " $2 + $3 " bytes"}'
+        else
+            echo "built $bin for $t"
+        fi
+    done
 done
 if [[ $LINT -eq 1 ]]; then
     step "lint (board crate)"
@@ -120,12 +133,12 @@ if [[ $LINT -eq 1 ]]; then
     done)
 fi
 
-run() { # name target qemu-args...
-    local name=$1 target=$2; shift 2
+run() { # name bin target qemu-args...
+    local name=$1 bin=$2 target=$3; shift 3
     local rc=0
     timeout "$TIMEOUT" qemu-system-arm "$@" -nographic -semihosting-config enable=on,target=native \
-        -kernel "$BOARD/target/$target/release/ossicle-qemu" >"$OUT/$name.txt" 2>"$OUT/$name.stderr" || rc=$?
-    grep -E 'checksum|error|^sprites |^ok|^stack' "$OUT/$name.txt" | sed "s/^/$name: /" || true
+        -kernel "$BOARD/target/$target/release/$bin" >"$OUT/$name.txt" 2>"$OUT/$name.stderr" || rc=$?
+    grep -E 'checksum|error|^sprites |^scene |^trace .* end|^ok|^stack' "$OUT/$name.txt" | sed "s/^/$name: /" || true
     if [[ $rc -ne 0 ]]; then
         echo "$name: QEMU exited with status $rc$([[ $rc -eq 124 ]] && echo " (timeout after ${TIMEOUT}s)")" >&2
         cat "$OUT/$name.txt" "$OUT/$name.stderr" >&2
@@ -133,10 +146,13 @@ run() { # name target qemu-args...
     fi
 }
 step "QEMU"
-run m4f thumbv7em-none-eabihf -cpu cortex-m4 -machine mps2-an386
-run m0 thumbv6m-none-eabi -machine microbit
+run m4f ossicle-qemu thumbv7em-none-eabihf -cpu cortex-m4 -machine mps2-an386
+run m0 ossicle-qemu thumbv6m-none-eabi -machine microbit
+run scene-m4f scene thumbv7em-none-eabihf -cpu cortex-m4 -machine mps2-an386
+run scene-m0 scene thumbv6m-none-eabi -machine microbit
 
-step "compare with the host (tests/tests/qemu.rs, tests/tests/qemu_sprites.rs)"
+step "compare with the host (tests/tests/qemu.rs, tests/tests/qemu_sprites.rs, tests/tests/qemu_scene.rs)"
 cd "$ROOT"
 OSSICLE_REQUIRE_QEMU=1 OSSICLE_QEMU_OUTPUTS="$OUT/m4f.txt:$OUT/m0.txt" \
-    cargo test -p ossicle-conformance --test qemu --test qemu_sprites -- --nocapture
+    OSSICLE_QEMU_SCENE_OUTPUTS="$OUT/scene-m4f.txt:$OUT/scene-m0.txt" \
+    cargo test -p ossicle-conformance --test qemu --test qemu_sprites --test qemu_scene -- --nocapture
