@@ -2,9 +2,10 @@
 # Instruction counts, f32 and Q16.16, on a Cortex-M4F (QEMU mps2-an386, thumbv7em-none-eabihf,
 # hardware f32) and a Cortex-M0 (QEMU microbit, thumbv6m-none-eabi, soft float): every Scalar
 # function, every ease curve, the update of one tween, motion, sequence or dynamics channel, the
-# update of one sprite player, and the sprite blitter per pixel.
+# update of one sprite player, the sprite blitter per pixel, and the Animator per track, the state
+# machine per update (definitions in RAM, and read in place from a blob) and a whole scene update.
 #
-#   scripts/bench/qemu-insns.sh            # prints five Markdown tables (and the commit measured)
+#   scripts/bench/qemu-insns.sh            # prints six Markdown tables (and the commit measured)
 #   scripts/bench/qemu-insns.sh --raw DIR  # also keeps the firmware output and plugin logs in DIR
 #
 # How: boards/qemu's `bench` binary (src/bin/bench.rs) runs each benchmark between the marker
@@ -12,11 +13,13 @@
 # guest instructions executed in between. Scalar functions and ease curves: instructions/call =
 # (count - count of the empty loop of the same arity and type) / K calls. Updates: (count of U updates
 # of a pool of M objects) / (U*M), nothing subtracted. Sprites (`bench-sprite`, src/bin/bench-sprite.rs):
-# count / U player updates, and count / pixels drawn for the blits (see that file). Counts are
+# count / U player updates, and count / pixels drawn for the blits (see that file). Animator, state
+# machine and scene (`bench-anim`'s in-RAM definitions, `bench-scene`'s read from a blob,
+# src/bin/bench-scene.rs): count / (U*tracks) per track, count / U per machine or scene update. Counts are
 # instructions, not cycles, and are exact and repeatable: re-run after a kernel change and compare.
 # Needs qemu-system-arm (7.2 or newer, with TCG plugin support), gcc, llvm-nm or nm and the two rustup
-# targets; installs the missing ones when it can (apt-get as root, rustup). The sprite benchmarks
-# embed sprite blobs, which `scripts/qemu/check.sh --blobs-only` builds with the host CLI first.
+# targets; installs the missing ones when it can (apt-get as root, rustup). The sprite and scene
+# benchmarks embed blobs, which `scripts/qemu/check.sh --blobs-only` builds with the host CLI first.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BOARD="$ROOT/boards/qemu"
@@ -44,7 +47,8 @@ if command -v rustup >/dev/null 2>&1; then
     done
 fi
 
-# The sprite blobs bench-sprite embeds (boards/qemu/target/blobs, built with the host CLI).
+# The sprite and scene blobs bench-sprite and bench-scene embed (boards/qemu/target/blobs, built with
+# the host CLI).
 "$ROOT/scripts/qemu/check.sh" --blobs-only >"$WORK/blobs.log" 2>&1 || { cat "$WORK/blobs.log" >&2; exit 1; }
 
 PLUGIN="$WORK/insn_count.so"
@@ -82,7 +86,9 @@ run_machine() { # machine target qemu-args...
     run_bin "$machine" bench "$target" "$@"
     run_bin "$machine" bench-anim "$target" "$@"
     run_bin "$machine" bench-sprite "$target" "$@"
-    cat "$WORK/$machine-bench.tsv" "$WORK/$machine-bench-anim.tsv" "$WORK/$machine-bench-sprite.tsv" >"$WORK/$machine.tsv"
+    run_bin "$machine" bench-scene "$target" "$@"
+    cat "$WORK/$machine-bench.tsv" "$WORK/$machine-bench-anim.tsv" "$WORK/$machine-bench-sprite.tsv" \
+        "$WORK/$machine-bench-scene.tsv" >"$WORK/$machine.tsv"
 }
 
 run_machine m4f thumbv7em-none-eabihf -cpu cortex-m4 -machine mps2-an386
@@ -94,7 +100,8 @@ echo "Measured at commit $COMMIT ($(qemu-system-arm --version | head -1), $(rust
 echo
 
 # One table per group: "scalar" (names without a dot), "ease" (ease.*), "sprite" (sprite.*), "blit"
-# (blit.*, type px: one figure per machine), "update" (everything else).
+# (blit.*, type px: one figure per machine), "scene" (animator.*, statemachine.*, scene.*), "update"
+# (everything else).
 # Baselines are looked up as the rows come: each binary's empty loops come before its functions.
 table() { # group title
     if [[ $1 == blit ]]; then
@@ -109,7 +116,7 @@ table() { # group title
         # Baselines: the empty loops of each (machine, type, arity).
         $2 ~ /^loop[0-9]$/ { base[m, $1, $3] = $5; next }
         {
-            g = ($2 ~ /^ease\./) ? "ease" : ($2 ~ /^sprite\./) ? "sprite" : ($2 ~ /^blit\./) ? "blit" : ($2 ~ /\./) ? "update" : "scalar"
+            g = ($2 ~ /^ease\./) ? "ease" : ($2 ~ /^sprite\./) ? "sprite" : ($2 ~ /^blit\./) ? "blit" : ($2 ~ /^(animator|statemachine|scene)\./) ? "scene" : ($2 ~ /\./) ? "update" : "scalar"
             if (g != group) next
             b = ($3 > 0) ? base[m, $1, $3] : 0
             per[m, $1, $2] = ($5 - b) / $4
@@ -151,3 +158,7 @@ echo
 table blit "blit (32 x 32 frame)"
 echo
 echo "Instructions per pixel: count / (draws x pixels); integer blits: the 32 x 32 frame's 1024 pixels (a disc, 740 opaque, except .opaque), drawn at (16, 16) into a 64 x 64 RGB565 framebuffer; affine: 30 degrees, scale 1.5 about the centre, per destination pixel sampling inside the frame (f32/q16: the transform's type)."
+echo
+table scene "Animator, state machine, scene"
+echo
+echo "Instructions per track update (animator.*: count / (U*tracks)), per state-machine update (statemachine.*) and per Scene::update (scene.*): count / U, U = $(awk '$2 == "statemachine.5-transitions" {print $4; exit}' "$WORK/m4f.tsv"); .blob: the clip or machine read in place from an embedded blob (BlobClips, BlobMachine), otherwise built in RAM (SliceClips, SliceMachine); scene.castle.update: the castle (samples/scenes/castle.scene.xml) in a Scene<S, 16, 4, 8>, half a second in."

@@ -123,8 +123,14 @@ fn host_traces_exercise_the_rules_and_agree_across_encodings() {
     for (a, b) in q16.iter().zip(&f32) {
         assert_eq!(a["op"], b["op"], "step {}", a["step"]);
         assert_eq!(story(a), story(b), "step {}: events", a["step"]);
-        let targets =
-            |s: &Value| s["writes"].as_array().unwrap().iter().map(|w| (w["node"].clone(), w["property"].clone())).collect::<Vec<_>>();
+        let targets = |s: &Value| {
+            s["writes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| (w["node"].clone(), w["property"].clone()))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(targets(a), targets(b), "step {}: writes", a["step"]);
     }
     let s = &q16;
@@ -135,12 +141,18 @@ fn host_traces_exercise_the_rules_and_agree_across_encodings() {
     assert_eq!(s.iter().filter(|x| has(x, "finished", "Slide", "in")).count(), 1);
     let wrap = find_op(s, "update 1.2", 0);
     assert_eq!(
-        events(&s[wrap]).iter().filter(|(t, w, _)| t == "event" && w == "Props").map(|e| e.2.as_str()).collect::<Vec<_>>(),
+        events(&s[wrap])
+            .iter()
+            .filter(|(t, w, _)| t == "event" && w == "Props")
+            .map(|e| e.2.as_str())
+            .collect::<Vec<_>>(),
         ["tock", "tick"]
     );
     // "open": its key at the end fires, then Finished.
     let open = find_op(s, "play Props open", 0);
-    assert!(s[open..open + 4].iter().any(|x| has(x, "event", "Props", "door_open") && has(x, "finished", "Props", "open")));
+    assert!(s[open..open + 4]
+        .iter()
+        .any(|x| has(x, "event", "Props", "door_open") && has(x, "finished", "Props", "open")));
     // seek writes every track and fires nothing; stop reset writes the first keys.
     let seek = find_op(s, "seek Props 1.5", 0);
     assert_eq!((s[seek]["writes"].as_array().unwrap().len(), s[seek]["events"].as_array().unwrap().len()), (3, 0));
