@@ -14,6 +14,8 @@ pub const MAX_NODES: usize = 512;
 pub const MAX_CONTROLLERS: usize = 64;
 /// The most parameters per state machine.
 pub const MAX_PARAMS: usize = 32;
+/// The most distinct `script.<field>` names a traced scene may have.
+pub const MAX_SCRIPT_FIELDS: usize = 16;
 
 /// Runs `script` (read from `script_path`) against scene `scene` (default: the first) of the blob
 /// `bytes` (read from `blob_path`). Returns the trace (one JSON line per step); on an error the
@@ -56,7 +58,7 @@ fn run<S: Scalar>(
     script: &str,
     out: &mut String,
 ) -> Result<u32, HostError> {
-    let mut scene: Box<Scene<'_, S, MAX_NODES, MAX_CONTROLLERS, MAX_PARAMS>> =
+    let mut scene: Box<Scene<'_, S, MAX_NODES, MAX_CONTROLLERS, MAX_PARAMS, MAX_SCRIPT_FIELDS>> =
         Box::new(Scene::new(asset, blob_scene).map_err(|e| HostError::file(blob_path, e.to_string()))?);
     trace::run(&mut scene, script, out).map_err(|e| {
         // A step that failed after it began (too many events) left its line unfinished: only

@@ -221,3 +221,27 @@ fn node_attributes_named_like_properties_are_starting_values_in_the_kernel_scene
     let bad = scene(r#"<scene><node kind="Sprite" name="Door" position="40"/></scene>"#).unwrap_err();
     assert!(bad.contains("s.scene.xml:1:") && bad.contains("position") && bad.contains("vector"), "{bad}");
 }
+
+#[test]
+fn script_fields_beyond_the_node_tables_slots_are_a_capacity_error() {
+    use ossicle::scene::{Scene, SceneError};
+    use ossicle::Asset;
+    use ossicle_format::ScalarEncoding;
+    use ossicle_host::write::{write_blob_with, WriteOptions};
+    let tracks: String = (0..5)
+        .map(|i| format!(r#"<track node="." property="script.f{i}"><key time="0" value="{i}"/></track>"#))
+        .collect();
+    let text = format!(
+        r#"<scene name="s"><node kind="Node2D" name="N"><node kind="Animator" name="A" autoplay="c"><clip name="c" length="1">{tracks}</clip></node></node></scene>"#
+    );
+    let project = ossicle_host::ir::Project { scenes: vec![scene(&text).unwrap()], ..Default::default() };
+    let (blob, _) = write_blob_with(&project, &WriteOptions::new(ScalarEncoding::F32)).unwrap();
+    let asset = Asset::load(&blob).unwrap();
+    let four = Scene::<f32, 4, 2, 2, 4>::new(&asset, asset.scene(0).unwrap()).map(|_| ()).unwrap_err();
+    assert_eq!(four, SceneError::Capacity { what: "script fields", needed: 5, capacity: 4 });
+    let mut five = Scene::<f32, 4, 2, 2, 5>::new(&asset, asset.scene(0).unwrap()).unwrap();
+    let mut q: ossicle::event::EventQueue<4> = ossicle::event::EventQueue::new();
+    five.update(0.5, &mut q);
+    // Field k is script slot k, in the order the fields first appear: f4 holds 4.
+    assert_eq!(five.nodes().script(0, 4), Some(ossicle::animator::ScriptValue::Float(4.0)));
+}

@@ -64,7 +64,7 @@ use crate::statemachine::{MachineError, MachineSource, StateMachine};
 pub enum SceneError {
     /// The scene has more nodes, Animators, machines or sprites than the `Scene`'s capacity.
     Capacity {
-        /// `"nodes"`, `"animators"`, `"machines"` or `"sprites"`.
+        /// `"nodes"`, `"animators"`, `"machines"`, `"sprites"` or `"script fields"`.
         what: &'static str,
         /// How many the scene has.
         needed: usize,
@@ -141,11 +141,11 @@ impl<S: Scalar, T: PropertySink<S> + ?Sized, F: FnMut(TargetId, PropertyId, Prop
 /// A whole scene of a blob, running: see the [module documentation](self).
 ///
 /// `N` nodes, `C` slots each for Animators, state machines and sprite players, `P` parameter
-/// slots per machine.
+/// slots per machine, `M` `script.<field>` slots per node (the scene's distinct script fields).
 #[derive(Clone, Debug)]
-pub struct Scene<'a, S, const N: usize, const C: usize = 8, const P: usize = 8> {
+pub struct Scene<'a, S, const N: usize, const C: usize = 8, const P: usize = 8, const M: usize = 4> {
     scene: BlobScene<'a>,
-    nodes: NodeTable<S, N>,
+    nodes: NodeTable<S, N, M>,
     animators: [Option<Animator<S>>; C],
     machines: [Option<StateMachine<S, P>>; C],
     sprites: [Option<SpriteSlot<'a, S>>; C],
@@ -159,7 +159,7 @@ fn too_many(what: &'static str, needed: usize, capacity: usize) -> Result<(), Sc
     }
 }
 
-impl<'a, S: Scalar, const N: usize, const C: usize, const P: usize> Scene<'a, S, N, C, P> {
+impl<'a, S: Scalar, const N: usize, const C: usize, const P: usize, const M: usize> Scene<'a, S, N, C, P, M> {
     /// The size of a `Scene` in bytes.
     pub const BYTES: usize = core::mem::size_of::<Self>();
 
@@ -172,6 +172,7 @@ impl<'a, S: Scalar, const N: usize, const C: usize, const P: usize> Scene<'a, S,
         too_many("nodes", scene.node_count(), N)?;
         too_many("animators", scene.animator_count(), C)?;
         too_many("machines", scene.machine_count(), C)?;
+        too_many("script fields", scene.section().field_count(), M)?;
         let shown = (0..scene.node_count()).filter(|&n| scene.node(n).is_some_and(|i| i.sprite.is_some())).count();
         too_many("sprites", shown, C)?;
         let mut this =
@@ -220,16 +221,19 @@ impl<'a, S: Scalar, const N: usize, const C: usize, const P: usize> Scene<'a, S,
         &self.scene
     }
     /// The node table (every node's built-in properties; target `i` is node `i`).
-    pub fn nodes(&self) -> &NodeTable<S, N> {
+    pub fn nodes(&self) -> &NodeTable<S, N, M> {
         &self.nodes
     }
     /// The node table, to change nodes from game code.
-    pub fn nodes_mut(&mut self) -> &mut NodeTable<S, N> {
+    pub fn nodes_mut(&mut self) -> &mut NodeTable<S, N, M> {
         &mut self.nodes
     }
     /// Animator `i` with its clips and the node table it writes: for control calls
     /// ([`Animator::play_named`], [`Animator::seek`], ...).
-    pub fn animator_parts(&mut self, i: usize) -> Option<(&mut Animator<S>, BlobClips<'a, S>, &mut NodeTable<S, N>)> {
+    pub fn animator_parts(
+        &mut self,
+        i: usize,
+    ) -> Option<(&mut Animator<S>, BlobClips<'a, S>, &mut NodeTable<S, N, M>)> {
         let clips = self.scene.clips::<S>(i).ok()??;
         Some((self.animators.get_mut(i)?.as_mut()?, clips, &mut self.nodes))
     }

@@ -244,9 +244,9 @@ fn write_write<S: Scalar>(
     out.write_char('}')
 }
 
-fn write_event<S: Scalar, const N: usize, const C: usize, const P: usize>(
+fn write_event<S: Scalar, const N: usize, const C: usize, const P: usize, const M: usize>(
     out: &mut dyn Write,
-    scene: &Scene<'_, S, N, C, P>,
+    scene: &Scene<'_, S, N, C, P, M>,
     e: Event,
 ) -> fmt::Result {
     let blob = scene.blob();
@@ -337,15 +337,15 @@ fn write_event<S: Scalar, const N: usize, const C: usize, const P: usize>(
 }
 
 /// A stateful trace: the scene, the scene time and the step counter. [`run`] runs a whole script.
-pub struct Tracer<'r, 'a, S, const N: usize, const C: usize, const P: usize> {
-    scene: &'r mut Scene<'a, S, N, C, P>,
+pub struct Tracer<'r, 'a, S, const N: usize, const C: usize, const P: usize, const M: usize> {
+    scene: &'r mut Scene<'a, S, N, C, P, M>,
     time: S,
     step: u32,
 }
 
-impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize> Tracer<'r, 'a, S, N, C, P> {
+impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize, const M: usize> Tracer<'r, 'a, S, N, C, P, M> {
     /// A tracer over `scene`, at scene time 0, before step 1.
-    pub fn new(scene: &'r mut Scene<'a, S, N, C, P>) -> Self {
+    pub fn new(scene: &'r mut Scene<'a, S, N, C, P, M>) -> Self {
         Self { scene, time: S::ZERO, step: 0 }
     }
 
@@ -607,8 +607,8 @@ impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize> Tracer<'
 /// use ossicle::scene::trace::TraceErrorKind;
 /// assert_eq!(format!("{:?}", TraceErrorKind::Usage("update DT [N]")), "Usage(\"update DT [N]\")");
 /// ```
-pub fn run<'s, S: Scalar, const N: usize, const C: usize, const P: usize>(
-    scene: &mut Scene<'_, S, N, C, P>,
+pub fn run<'s, S: Scalar, const N: usize, const C: usize, const P: usize, const M: usize>(
+    scene: &mut Scene<'_, S, N, C, P, M>,
     script: &'s str,
     out: &mut dyn Write,
 ) -> Result<u32, TraceError<'s>> {
