@@ -230,14 +230,10 @@ pub struct SceneSection<'a> {
     encoding: ScalarEncoding,
 }
 
-/// Record `i` of `K` words.
+/// Record `i` of `K` words (one bounds check).
+#[inline]
 fn row<const K: usize>(view: &WordView<'_>, i: usize) -> Option<[u32; K]> {
-    let base = i.checked_mul(K)?;
-    let mut out = [0u32; K];
-    for (k, o) in out.iter_mut().enumerate() {
-        *o = view.get(base.checked_add(k)?)?;
-    }
-    Some(out)
+    view.words::<K>(i.checked_mul(K)?)
 }
 
 fn count(view: &WordView<'_>, k: usize) -> usize {
@@ -768,14 +764,20 @@ impl<'a> SceneSection<'a> {
     /// Only the (first track, track count) run of clip record `i` (two word reads).
     #[inline]
     pub fn clip_track_run(&self, i: usize) -> Option<(u32, u32)> {
-        let base = i.checked_mul(CLIP_WORDS)?;
-        Some((self.clips.get(base.checked_add(3)?)?, self.clips.get(base.checked_add(4)?)?))
+        let [first, count] = self.clips.words::<2>(i.checked_mul(CLIP_WORDS)?.checked_add(3)?)?;
+        Some((first, count))
     }
     /// Only the (first key, key count) run of track record `i` (two word reads).
     #[inline]
     pub fn track_key_run(&self, i: usize) -> Option<(u32, u32)> {
-        let base = i.checked_mul(TRACK_WORDS)?;
-        Some((self.tracks.get(base.checked_add(3)?)?, self.tracks.get(base.checked_add(4)?)?))
+        let [first, count] = self.tracks.words::<2>(i.checked_mul(TRACK_WORDS)?.checked_add(3)?)?;
+        Some((first, count))
+    }
+    /// Only the (first clause, clause count) run of transition record `i` (one read).
+    #[inline]
+    pub fn transition_clause_run(&self, i: usize) -> Option<(u32, u32)> {
+        let [first, count] = self.transitions.words::<2>(i.checked_mul(TRANSITION_WORDS)?.checked_add(2)?)?;
+        Some((first, count))
     }
     /// Only the info word (kind and step) of track record `i`.
     #[inline]

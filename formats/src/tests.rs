@@ -515,3 +515,15 @@ mod sprites {
         assert_eq!(Blob::parse(&b).unwrap_err(), LoadError::UnknownSection { section: 1, kind: 3 });
     }
 }
+
+#[test]
+fn word_view_reads_whole_records_or_nothing() {
+    let bytes: std::vec::Vec<u8> = (0u8..20).collect();
+    let v = WordView::new(&bytes[..18]); // four whole words and a partial one
+    assert_eq!(v.words::<2>(1), Some([0x0706_0504, 0x0b0a_0908]));
+    assert_eq!(v.words::<4>(0).map(|w| w[3]), Some(0x0f0e_0d0c));
+    assert_eq!(v.words::<2>(3), None, "the fifth word is partial");
+    assert_eq!(v.words::<1>(usize::MAX), None);
+    assert_eq!(v.words::<0>(4), Some([]));
+    assert_eq!(v.words::<0>(5), None, "a start past the end is refused even for no words");
+}

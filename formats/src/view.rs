@@ -40,6 +40,20 @@ impl<'a> WordView<'a> {
         WordIter { chunks: self.bytes.chunks_exact(4) }
     }
 
+    /// `K` consecutive words from word `first`, with one bounds check (records of fixed size).
+    #[inline]
+    pub fn words<const K: usize>(&self, first: usize) -> Option<[u32; K]> {
+        let start = first.checked_mul(4)?;
+        let bytes = self.bytes.get(start..start.checked_add(K.checked_mul(4)?)?)?;
+        let mut out = [0u32; K];
+        for (o, chunk) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+            if let [a, b, c, d] = *chunk {
+                *o = u32::from_le_bytes([a, b, c, d]);
+            }
+        }
+        Some(out)
+    }
+
     /// The underlying bytes.
     pub const fn as_bytes(&self) -> &'a [u8] {
         self.bytes

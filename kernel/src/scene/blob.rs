@@ -425,8 +425,9 @@ impl<S: Scalar> MachineSource<S> for BlobMachine<'_, S> {
     }
 
     fn clause(&self, transition: usize, clause: usize) -> Option<Clause<S>> {
-        let t = self.section.transition_record(index(self.first_transition, transition, self.transition_count)?)?;
-        let r = self.section.clause_record(index(t.first_clause, clause, t.clause_count)?)?;
+        let (first, count) =
+            self.section.transition_clause_run(index(self.first_transition, transition, self.transition_count)?)?;
+        let r = self.section.clause_record(index(first, clause, count)?)?;
         let param = r.param as usize;
         let op = match r.op {
             0 => return Some(Clause::Param(param)),
