@@ -35,5 +35,13 @@ $bin/sprites target/demo/sprites.osb --out target/demo/sprites-scene --frames 24
 # frames; the run fails unless the machine enters the states the script implies (`cargo run -p
 # ossicle-examples --features window --bin character -- --window`: the keyboard drives it).
 $bin/character --out target/demo/character
+# Scenes: the castle (a door, a platform, a UI panel, a coin, a knight whose state machine drives its
+# sprite) built into one blob with its sprites, then a scripted session run by the kernel's trace
+# runner: one JSON line per step with the property writes and the events (docs/trace.md).
+$bin/ossicle build samples/scenes/castle.scene.xml -o target/demo/castle.osb --scalar q16
+$bin/ossicle inspect target/demo/castle.osb | grep -E '^  (scene|  animator|  machine)'
+$bin/ossicle trace target/demo/castle.osb --script samples/scenes/castle.script > target/demo/castle.trace.jsonl
+echo "castle trace: $(wc -l < target/demo/castle.trace.jsonl) steps in target/demo/castle.trace.jsonl; the first:"
+head -n 1 target/demo/castle.trace.jsonl
 echo "demo output: target/demo (sprites: target/demo/sprites/*.gif and PNG folders with frames.json;" \
-    "the character: target/demo/character)"
+    "the character: target/demo/character; the castle's trace: target/demo/castle.trace.jsonl)"
