@@ -1,6 +1,7 @@
 //! Scenes read in place from a blob: [`BlobScene`], and the Animator and state machine sources over
 //! it ([`BlobClips`], [`BlobMachine`]).
 
+use core::cell::Cell;
 use core::marker::PhantomData;
 
 use ossicle_format::scene::{
@@ -110,6 +111,7 @@ impl<'a> BlobScene<'a> {
             first_clip: a.first_clip,
             clip_count: a.clip_count,
             autoplay: a.autoplay,
+            memo: Cell::new([u32::MAX; 5]),
             _scalar: PhantomData,
         }))
     }
@@ -223,14 +225,34 @@ fn index(first: u32, i: usize, count: u32) -> Option<usize> {
 }
 
 /// The clips of one Animator of a [`BlobScene`], read in place: a [`ClipSource`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// It remembers the key run of the last track it resolved (an Animator reads one track's keys many
+/// times in a row: its info, a binary search over key times, the two keys around the time), so
+/// only the first read of a track resolves clip and track records; the memo is a [`Cell`] and
+/// changes nothing observable.
+#[derive(Clone, Debug)]
 pub struct BlobClips<'a, S> {
     section: SceneSection<'a>,
     first_clip: u32,
     clip_count: u32,
     autoplay: Option<u32>,
+    /// clip, track, value kind info, first key, key count of the last track resolved (clip
+    /// `u32::MAX`: none).
+    memo: Cell<[u32; 5]>,
     _scalar: PhantomData<S>,
 }
+
+/// Equal when they read the same clips of the same section (the memo does not count).
+impl<S> PartialEq for BlobClips<'_, S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.section == other.section
+            && self.first_clip == other.first_clip
+            && self.clip_count == other.clip_count
+            && self.autoplay == other.autoplay
+    }
+}
+
+impl<S> Eq for BlobClips<'_, S> {}
 
 impl<'a, S: Scalar> BlobClips<'a, S> {
     /// The name of clip `clip`.
@@ -251,12 +273,22 @@ impl<'a, S: Scalar> BlobClips<'a, S> {
         self.section.track_record(self.track_index(clip, track)?)
     }
 
-    /// The absolute index of a key (reads two words of the clip and two of the track).
+    /// The absolute index of a key and its track's info word (kind, step); the track's run is
+    /// remembered (see the type's docs).
     #[inline]
-    fn key_index(&self, clip: usize, track: usize, key: usize) -> Option<(usize, usize)> {
-        let t = self.track_index(clip, track)?;
-        let (first, count) = self.section.track_key_run(t)?;
-        Some((index(first, key, count)?, t))
+    fn key_index(&self, clip: usize, track: usize, key: usize) -> Option<(usize, u32)> {
+        let (c, t) = (u32::try_from(clip).ok()?, u32::try_from(track).ok()?);
+        let [mc, mt, info, first, count] = self.memo.get();
+        let (info, first, count) = if mc == c && mt == t {
+            (info, first, count)
+        } else {
+            let abs = self.track_index(clip, track)?;
+            let (first, count) = self.section.track_key_run(abs)?;
+            let info = self.section.track_info(abs)?;
+            self.memo.set([c, t, info, first, count]);
+            (info, first, count)
+        };
+        Some((index(first, key, count)?, info))
     }
 }
 
@@ -311,9 +343,9 @@ impl<S: Scalar> ClipSource<S> for BlobClips<'_, S> {
     }
 
     fn key(&self, clip: usize, track: usize, key: usize) -> Option<Key<S>> {
-        let (k, t) = self.key_index(clip, track, key)?;
+        let (k, info) = self.key_index(clip, track, key)?;
         let r = self.section.key_record(k)?;
-        let value = decode_value(self.section.track_info(t)?, r.a, r.b);
+        let value = decode_value(info, r.a, r.b);
         let ease = match r.ease.checked_sub(BEZIER_EASE) {
             Some(b) => match self.section.bezier(b as usize) {
                 Some([x1, y1, x2, y2]) => Ease::Bezier(CubicBezier::new(
