@@ -377,7 +377,8 @@ fn a_state_animation_the_driven_sprite_does_not_have() {
         &scene,
         &[],
         "f32",
-        (3, 5),
+        // At the state's animation attribute's value: line 5, column 7 + 18 + 11 = 36.
+        (5, 36),
         &["state \"fly\"", "animation \"fly\"", "\"hero\"", "idle, run, jump"],
     );
 }

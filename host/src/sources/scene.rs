@@ -218,6 +218,8 @@ pub struct MachineIr {
     pub params: Vec<(String, ParamKind, f64)>,
     /// States: name, animation name.
     pub states: Vec<(String, Option<String>)>,
+    /// Where each state is (`line:column` of its `animation`, or of the `<state>`).
+    pub state_places: Vec<String>,
     /// Transitions, in order.
     pub transitions: Vec<TransitionIr>,
     /// Where the machine is (`line:column`).
@@ -530,6 +532,7 @@ fn machine(x: &Xml<'_, '_>, el: Node<'_, '_>, index: usize, scene: &SceneIr) -> 
     let parent = scene.nodes[index].parent;
     let mut params: Vec<(String, ParamKind, f64)> = Vec::new();
     let mut states: Vec<(String, Option<String>)> = Vec::new();
+    let mut state_places: Vec<String> = Vec::new();
     let mut raw_transitions = Vec::new();
     for c in el.children().filter(|c| c.is_element() && c.tag_name().name() != "node") {
         match c.tag_name().name() {
@@ -560,6 +563,8 @@ fn machine(x: &Xml<'_, '_>, el: Node<'_, '_>, index: usize, scene: &SceneIr) -> 
                     return Err(x.at_attr(c, "name", format!("state name {name:?} is taken or reserved")));
                 }
                 states.push((name.into(), c.attribute("animation").map(str::to_string)));
+                let at = c.attribute_node("animation").map_or(c.range().start, |a| a.range_value().start);
+                state_places.push(x.pos(at));
             }
             "transition" => raw_transitions.push(c),
             other => {
@@ -620,5 +625,14 @@ fn machine(x: &Xml<'_, '_>, el: Node<'_, '_>, index: usize, scene: &SceneIr) -> 
             Some(resolve(scene, parent, p).ok_or_else(|| x.at_attr(el, "sprite", format!("no node at path {p:?}")))?)
         }
     };
-    Ok(MachineIr { node: index, sprite, start, params, states, transitions, place: x.pos(el.range().start) })
+    Ok(MachineIr {
+        node: index,
+        sprite,
+        start,
+        params,
+        states,
+        state_places,
+        transitions,
+        place: x.pos(el.range().start),
+    })
 }

@@ -126,8 +126,9 @@ pub fn write_blob_with(project: &Project, opts: &WriteOptions) -> Result<(Vec<u8
     let mut scene_names = std::collections::BTreeMap::new();
     for scene in &project.scenes {
         if let Some(file) = scene_names.insert(scene.name.clone(), scene.file.clone()) {
-            return Err(HostError::file(
+            return Err(HostError::at(
                 &scene.file,
+                &scene.place,
                 format!("a scene called {:?} is already defined by {}", scene.name, file.display()),
             ));
         }

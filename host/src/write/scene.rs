@@ -303,7 +303,8 @@ pub fn encode_scene(
             let d = scalar(*default, &m.place, &format!("parameter {pname:?} value"))?;
             push(&mut a.params, &[w.intern(pname), k, d]);
         }
-        for (sname, anim) in &m.states {
+        for (si, (sname, anim)) in m.states.iter().enumerate() {
+            let state_place = m.state_places.get(si).unwrap_or(&m.place);
             let (anim_name, anim_index) = match anim {
                 None => (NONE, NONE),
                 Some(an) => {
@@ -312,7 +313,7 @@ pub fn encode_scene(
                             let i = names.iter().position(|n| n == an).ok_or_else(|| {
                                 HostError::at(
                                     file,
-                                    &m.place,
+                                    state_place,
                                     format!(
                                         "state {sname:?} plays animation {an:?}, which sprite {:?} (node {}) does not \
                                          have (it has {})",
