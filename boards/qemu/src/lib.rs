@@ -92,6 +92,36 @@ pub fn repaint_stack() {
     }
 }
 
+/// Bytes of stack a run must leave unused: less and [`check_stack`] fails the run.
+pub const STACK_HEADROOM: u32 = 1024;
+
+/// Prints `stack: PEAK of SIZE bytes used (A_LABEL A, B_LABEL B)` for two parts of a run measured
+/// apart (`a` and `b` are the parts' peaks; the second part's measurement gives the stack size),
+/// and ends the emulation with status 30 when less than [`STACK_HEADROOM`] bytes stayed unused.
+pub fn check_stack(size: u32, (a_label, a): (&[u8], u32), (b_label, b): (&[u8], u32)) {
+    let used = a.max(b);
+    let (mut w, mut x, mut y, mut z) = ([0u8; 10], [0u8; 10], [0u8; 10], [0u8; 10]);
+    line(&[
+        b"stack: ",
+        dec(used, &mut w),
+        b" of ",
+        dec(size, &mut x),
+        b" bytes used (",
+        a_label,
+        b" ",
+        dec(a, &mut y),
+        b", ",
+        b_label,
+        b" ",
+        dec(b, &mut z),
+        b")",
+    ]);
+    if used.saturating_add(STACK_HEADROOM) > size {
+        line(&[b"error: less than 1 KiB of stack left"]);
+        exit(30)
+    }
+}
+
 /// Ends the emulation with `code` as QEMU's exit status (semihosting `SYS_EXIT_EXTENDED` with
 /// `ADP_Stopped_ApplicationExit`). On real hardware without a debugger this spins.
 pub fn exit(code: u32) -> ! {

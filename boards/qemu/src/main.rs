@@ -30,10 +30,9 @@
 use ossicle::Scalar;
 use ossicle_qemu::sprites;
 use ossicle_qemu::workload::{self, OPS};
-use ossicle_qemu::{dec, exit, hex, line, repaint_stack, stack_usage};
+use ossicle_qemu::{check_stack, dec, exit, hex, line, repaint_stack, stack_usage};
 
 /// The stack that must stay unused (bytes), or the run fails: the workload's RAM is all stack.
-const STACK_HEADROOM: u32 = 1024;
 
 #[cfg(ossicle_blobs_missing)]
 compile_error!(
@@ -148,23 +147,7 @@ fn main() -> ! {
         }
     }
     let (size, sprites_used) = stack_usage();
-    let used = workload_used.max(sprites_used);
-    let (mut a, mut b, mut c, mut d) = ([0u8; 10], [0u8; 10], [0u8; 10], [0u8; 10]);
-    line(&[
-        b"stack: ",
-        dec(used, &mut a),
-        b" of ",
-        dec(size, &mut b),
-        b" bytes used (workload ",
-        dec(workload_used, &mut c),
-        b", sprites ",
-        dec(sprites_used, &mut d),
-        b")",
-    ]);
-    if used.saturating_add(STACK_HEADROOM) > size {
-        line(&[b"error: less than 1 KiB of stack left"]);
-        exit(30)
-    }
+    check_stack(size, (b"workload", workload_used), (b"sprites", sprites_used));
     match (q16, f32, sprites) {
         (Ok(()), Ok(()), Ok(())) => {
             line(&[b"ok"]);

@@ -35,7 +35,7 @@ use cortex_m_semihosting::hio::{hstdout, HostStream};
 use ossicle::scene::trace::{self, TraceErrorKind};
 use ossicle::scene::{BlobScene, Scene, SceneError};
 use ossicle::{Asset, Scalar, Q16};
-use ossicle_qemu::{dec, exit, line, repaint_stack, stack_usage};
+use ossicle_qemu::{check_stack, dec, exit, line, repaint_stack, stack_usage};
 
 #[cfg(ossicle_scene_blobs_missing)]
 compile_error!(
@@ -43,7 +43,6 @@ compile_error!(
 );
 
 /// The stack that must stay unused (bytes), or the run fails: the firmware's RAM is all stack.
-const STACK_HEADROOM: u32 = 1024;
 
 /// Bytes aligned to 4, as in the main firmware.
 #[repr(C, align(4))]
@@ -205,23 +204,7 @@ fn main() -> ! {
     repaint_stack();
     let f32 = run::<f32>(b"f32", &CASTLE_F32.0);
     let (size, f32_used) = stack_usage();
-    let used = q16_used.max(f32_used);
-    let (mut a, mut b, mut c, mut d) = ([0u8; 10], [0u8; 10], [0u8; 10], [0u8; 10]);
-    line(&[
-        b"stack: ",
-        dec(used, &mut a),
-        b" of ",
-        dec(size, &mut b),
-        b" bytes used (q16 ",
-        dec(q16_used, &mut c),
-        b", f32 ",
-        dec(f32_used, &mut d),
-        b")",
-    ]);
-    if used.saturating_add(STACK_HEADROOM) > size {
-        line(&[b"error: less than 1 KiB of stack left"]);
-        exit(30)
-    }
+    check_stack(size, (b"q16", q16_used), (b"f32", f32_used));
     match (q16, f32) {
         (Ok(_), Ok(_)) => {
             line(&[b"ok"]);
