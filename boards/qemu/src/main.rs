@@ -32,8 +32,6 @@ use ossicle_qemu::sprites;
 use ossicle_qemu::workload::{self, OPS};
 use ossicle_qemu::{check_stack, dec, exit, hex, line, repaint_stack, stack_usage};
 
-/// The stack that must stay unused (bytes), or the run fails: the workload's RAM is all stack.
-
 #[cfg(ossicle_blobs_missing)]
 compile_error!(
     "the blobs to embed are missing: run scripts/qemu/check.sh, or set OSSICLE_BLOB_Q16 and \

@@ -42,8 +42,6 @@ compile_error!(
     "the scene blobs or the script to embed are missing: run `scripts/qemu/check.sh --blobs-only` (see build.rs)"
 );
 
-/// The stack that must stay unused (bytes), or the run fails: the firmware's RAM is all stack.
-
 /// Bytes aligned to 4, as in the main firmware.
 #[repr(C, align(4))]
 struct Aligned<T: ?Sized>(T);
