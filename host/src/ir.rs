@@ -12,6 +12,10 @@ pub struct Project {
     pub sprites: Vec<Sprite>,
     /// Scenes: node trees with Animators and state machines.
     pub scenes: Vec<crate::sources::scene::SceneIr>,
+    /// Skeletons (issue 6: parsed and checked; blob sections to come).
+    pub skeletons: Vec<SkeletonIr>,
+    /// Skeletal clips (issue 6: parsed and checked; blob sections to come).
+    pub skel_clips: Vec<SkelClipIr>,
 }
 
 /// A named array of scalar values.
@@ -41,6 +45,8 @@ impl Project {
         self.tests.extend(other.tests);
         self.sprites.extend(other.sprites);
         self.scenes.extend(other.scenes);
+        self.skeletons.extend(other.skeletons);
+        self.skel_clips.extend(other.skel_clips);
     }
 }
 
@@ -154,5 +160,87 @@ pub struct SpriteAnimation {
     /// animation; `None` uses the frames' own `events`.
     pub events: Option<Vec<Vec<String>>>,
     /// Where it was defined.
+    pub origin: Origin,
+}
+
+/// A 3D bone transform: translation, rotation (a unit quaternion x, y, z, w) and scale.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Transform3 {
+    /// Translation (x, y, z), in the source's units (Mixamo: centimetres).
+    pub translation: [f64; 3],
+    /// Rotation as a quaternion (x, y, z, w).
+    pub rotation: [f64; 4],
+    /// Scale (x, y, z).
+    pub scale: [f64; 3],
+}
+
+impl Transform3 {
+    /// No translation, no rotation, scale 1.
+    pub const IDENTITY: Self = Self { translation: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0], scale: [1.0; 3] };
+}
+
+/// One bone of a [`SkeletonIr`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoneIr {
+    /// Its name (unique within the skeleton).
+    pub name: String,
+    /// Its parent's index, always smaller than its own (`None` for a root).
+    pub parent: Option<usize>,
+    /// Its bind (rest) pose, relative to the parent.
+    pub bind: Transform3,
+}
+
+/// A skeleton: bones in parent-before-child order with their bind pose (EVA text defines one).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkeletonIr {
+    /// Its name (the source file's stem unless the source names it).
+    pub name: String,
+    /// The bones; a bone's parent comes before it.
+    pub bones: Vec<BoneIr>,
+    /// Where it came from.
+    pub origin: Origin,
+}
+
+/// A key of a skeletal channel: a time and `N` components (3 for translation and scale, 4 for a
+/// rotation quaternion x, y, z, w).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChannelKey<const N: usize> {
+    /// Seconds from the clip's start.
+    pub time: f64,
+    /// The value.
+    pub value: [f64; N],
+}
+
+/// The channels of one bone in a [`SkelClipIr`], named by bone (EVAC carries no hierarchy: names
+/// are bound to a skeleton's bones when the blob is written).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoneTrackIr {
+    /// The bone's name.
+    pub bone: String,
+    /// Translation keys, times strictly increasing.
+    pub translation: Vec<ChannelKey<3>>,
+    /// Rotation keys (quaternions x, y, z, w), times strictly increasing.
+    pub rotation: Vec<ChannelKey<4>>,
+    /// Scale keys, times strictly increasing.
+    pub scale: Vec<ChannelKey<3>>,
+}
+
+/// A skeletal clip: per-bone channels of keys (EVA text and EVAC define one each).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkelClipIr {
+    /// Its name.
+    pub name: String,
+    /// Length in seconds.
+    pub duration: f64,
+    /// The sample rate the source states (informative: keys carry their own times).
+    pub sample_rate: f64,
+    /// Whether it loops.
+    pub looping: bool,
+    /// The animated bones' tracks.
+    pub tracks: Vec<BoneTrackIr>,
+    /// The skeleton it came with (an EVA file's own), if any; an EVAC clip has none and is bound
+    /// to a skeleton another input of the same build defines.
+    pub skeleton: Option<String>,
+    /// Where it came from.
     pub origin: Origin,
 }

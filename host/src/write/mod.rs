@@ -123,6 +123,18 @@ pub fn write_blob_with(project: &Project, opts: &WriteOptions) -> Result<(Vec<u8
             animations: sprite.animations.len(),
         });
     }
+    if let Some(sk) = project.skeletons.first() {
+        return Err(HostError::file(
+            &sk.origin.file,
+            "skeletons parse and check, but the blob format has no skeletal sections yet (issue 6 in progress)",
+        ));
+    }
+    if let Some(c) = project.skel_clips.first() {
+        return Err(HostError::file(
+            &c.origin.file,
+            "skeletal clips parse and check, but the blob format has no skeletal sections yet (issue 6 in progress)",
+        ));
+    }
     let mut scene_names = std::collections::BTreeMap::new();
     for scene in &project.scenes {
         if let Some(file) = scene_names.insert(scene.name.clone(), scene.file.clone()) {
