@@ -692,6 +692,10 @@ impl<'a> SceneSection<'a> {
                 if !(scalar_ok(tr.after) && scalar_ok(tr.crossfade) && finite(tr.exit_time)) {
                     return Err(scene(SceneDefect::Scalar { array: "transitions", record: t }));
                 }
+                // Without its flag the exit time word is 0.
+                if tr.flags & TRANSITION_EXIT_TIME == 0 && tr.exit_time != 0 {
+                    return Err(scene(SceneDefect::Code { array: "transitions", record: t, word: tr.exit_time }));
+                }
                 if !run_ok(tr.first_clause, tr.clause_count, clause_total) {
                     return Err(scene(SceneDefect::Run { array: "transitions", record: t }));
                 }
@@ -711,6 +715,10 @@ impl<'a> SceneSection<'a> {
                     }
                     if !finite(cr.value) {
                         return Err(scene(SceneDefect::Scalar { array: "clauses", record: c }));
+                    }
+                    // `name` and `!name` compare nothing: their value word is 0.
+                    if cr.op < 2 && cr.value != 0 {
+                        return Err(scene(SceneDefect::Code { array: "clauses", record: c, word: cr.value }));
                     }
                 }
             }

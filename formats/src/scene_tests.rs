@@ -525,6 +525,9 @@ fn a_comparison_may_not_read_a_trigger() {
         for op in 0..=7 {
             let mut p = parts(e);
             p.clauses[0][0] = op;
+            if op < 2 {
+                p.clauses[0][2] = 0; // `name` / `!name` have no value
+            }
             assert_eq!(load(e, &p), Ok(()), "op {op} on a Float");
         }
     }
@@ -803,5 +806,19 @@ fn starting_property_values_are_checked_like_keys() {
             p.props[0][3] = f32::NAN.to_bits();
             refused_scene(e, &p, SceneDefect::Scalar { array: "props", record: 0 });
         }
+    }
+}
+
+#[test]
+fn words_a_record_does_not_use_must_be_zero() {
+    for e in BOTH {
+        // Clause 1 is `jump` (op 0): its value word is unused.
+        let mut p = parts(e);
+        p.clauses[1][2] = 5;
+        refused_scene(e, &p, SceneDefect::Code { array: "clauses", record: 1, word: 5 });
+        // Transition 0 has no exit time flag: its exit time word is unused.
+        let mut p = parts(e);
+        p.transitions[0][7] = 9;
+        refused_scene(e, &p, SceneDefect::Code { array: "transitions", record: 0, word: 9 });
     }
 }
