@@ -384,9 +384,9 @@ impl EvacError {
             EvacError::TimeOutOfRange { field, time, duration, .. } => {
                 format!("{field} is {time}, outside the clip's [0, {duration}]")
             }
-            EvacError::TimeNotIncreasing { field, time, previous, .. } => format!(
-                "{field} is {time}, not after the previous key's {previous} (times must strictly increase)"
-            ),
+            EvacError::TimeNotIncreasing { field, time, previous, .. } => {
+                format!("{field} is {time}, not after the previous key's {previous} (times must strictly increase)")
+            }
             EvacError::ZeroQuaternion { field, .. } => {
                 format!("{field} is the zero quaternion (0, 0, 0, 0), which is no rotation")
             }
