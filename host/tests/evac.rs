@@ -636,3 +636,15 @@ fn bind_refuses_a_bone_mapped_by_two_tracks() {
     assert_eq!(e.place, "byte 73"); // 32 + (4+5+12) + (4+4+12)
     assert!(e.reason.contains("\"Spine\"") && e.reason.contains("track 0"), "{e}");
 }
+
+#[test]
+fn fuzz_seeds_read_and_round_trip() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds/evac");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        assert_eq!(write(&read(&bytes).unwrap()).unwrap(), bytes);
+        n += 1;
+    }
+    assert!(n > 0, "no seeds in {}", dir.display());
+}
