@@ -7,6 +7,7 @@ use ossicle_host::ir::{BoneIr, BoneTrackIr, ChannelKey, Origin, SkelClipIr, Skel
 use ossicle_host::sources::evac::{
     self, bind, bind_indices, read, write, BindError, Channel, EvacError, Field, MAX_FILE_BYTES, MAX_KEYS_PER_CHANNEL,
 };
+use std::f32::consts::FRAC_1_SQRT_2;
 use std::path::{Path, PathBuf};
 
 /// A little-endian byte writer for hand-made EVAC streams.
@@ -64,7 +65,7 @@ fn small_valid() -> W {
         .str("épaule")
         .u32(0)
         .u32(2)
-        .key(0.0, &[0.0, 0.7071068, 0.0, 0.7071068])
+        .key(0.0, &[0.0, FRAC_1_SQRT_2, 0.0, FRAC_1_SQRT_2])
         .key(0.75, &[0.0, 1.0, 0.0, 0.0])
         .u32(0)
 }
@@ -104,7 +105,7 @@ fn small_valid_file_reads() {
     let shoulder = &clip.tracks[1];
     assert_eq!(shoulder.bone, "épaule");
     assert!(shoulder.translation.is_empty() && shoulder.scale.is_empty());
-    assert_eq!(shoulder.rotation[0].value, [0.0, f64::from(0.7071068f32), 0.0, f64::from(0.7071068f32)]);
+    assert_eq!(shoulder.rotation[0].value, [0.0, f64::from(FRAC_1_SQRT_2), 0.0, f64::from(FRAC_1_SQRT_2)]);
 }
 
 #[test]
