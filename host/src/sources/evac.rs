@@ -56,7 +56,7 @@
 //! - a rotation key whose four components are all zero ([`EvacError::ZeroQuaternion`]);
 //! - bytes after the last track ([`EvacError::TrailingBytes`]).
 //!
-//! [`write`] refuses exactly what [`read`] would refuse of its output (values are rounded from
+//! [`write()`] refuses exactly what [`read`] would refuse of its output (values are rounded from
 //! `f64` to `f32` first, so two times that differ only below `f32` precision, or a value beyond
 //! `f32` range, are refused), with offsets into the bytes it would have written.
 //!
@@ -531,7 +531,7 @@ impl<'a> Reader<'a> {
 }
 
 /// Reads an EVAC file into a clip (no skeleton, no origin: [`parse`] sets the file). Every value
-/// is an `f32` widened to `f64`, so [`write`] gives back the same bytes.
+/// is an `f32` widened to `f64`, so [`write()`] gives back the same bytes.
 pub fn read(bytes: &[u8]) -> Result<SkelClipIr, EvacError> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(EvacError::TooLarge { offset: MAX_FILE_BYTES, len: bytes.len() as u64 });
@@ -604,6 +604,26 @@ fn encoded_len(clip: &SkelClipIr) -> u64 {
 ///
 /// `read(&write(&c)?)` equals `c` (without its origin and skeleton) whenever every value of `c`
 /// is an `f32`.
+///
+/// ```
+/// use ossicle_host::ir::{Origin, SkelClipIr};
+/// use ossicle_host::sources::evac;
+///
+/// let clip = SkelClipIr {
+///     name: "idle".into(),
+///     duration: 1.0,
+///     sample_rate: 30.0,
+///     looping: true,
+///     tracks: vec![],
+///     skeleton: None,
+///     origin: Origin::default(),
+/// };
+/// let bytes = evac::write(&clip)?;
+/// assert_eq!(&bytes[..4], b"EVAC");
+/// assert_eq!(bytes.len(), evac::HEADER_BYTES + "idle".len());
+/// assert_eq!(evac::read(&bytes)?, clip);
+/// # Ok::<(), evac::EvacError>(())
+/// ```
 pub fn write(clip: &SkelClipIr) -> Result<Vec<u8>, EvacError> {
     let len = encoded_len(clip);
     if len > MAX_FILE_BYTES as u64 {
