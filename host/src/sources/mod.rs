@@ -3,6 +3,7 @@
 pub mod animxml;
 pub mod aseprite;
 pub mod aseprite_json;
+pub mod evac;
 pub mod png_util;
 pub mod pngseq;
 pub mod scene;
@@ -42,7 +43,8 @@ pub fn load_source(path: &Path) -> Result<Project, HostError> {
     if path.is_dir() {
         return pngseq::load(path);
     }
-    let bytes = read_limited(path, MAX_SOURCE_BYTES)?;
+    let limit = if has_extension(path, "evac") { evac::MAX_FILE_BYTES as u64 } else { MAX_SOURCE_BYTES };
+    let bytes = read_limited(path, limit)?;
     parse_source(path, &bytes)
 }
 
@@ -72,6 +74,11 @@ pub fn load_sources<P: AsRef<Path>>(paths: &[P]) -> Result<Project, HostError> {
     Ok(project)
 }
 
+/// Whether `path`'s extension is `ext` (ASCII case ignored).
+fn has_extension(path: &Path, ext: &str) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case(ext))
+}
+
 /// Whether two paths name the same file (compared canonically when both exist).
 fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
@@ -83,7 +90,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// What each kind of source is, for messages.
 pub const SUPPORTED: &str = "supported sources: Aseprite files (.aseprite, .ase), Aseprite JSON exports and \
 TexturePacker JSON sheets (.json with \"frames\"), ossicle test sources (.json with \"format\": \"ossicle-test/1\"), \
-animation sets (.anim.xml) and folders of numbered PNGs";
+animation sets (.anim.xml), EVAC skeletal clips (.evac) and folders of numbered PNGs";
 
 /// Parses source bytes that came from `path`: the file name chooses between Aseprite, XML and
 /// JSON, and a JSON document's content chooses between a test source, an Aseprite export and a
@@ -92,6 +99,7 @@ pub fn parse_source(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     match ext.as_str() {
         "aseprite" | "ase" => aseprite::parse(path, bytes),
+        "evac" => evac::parse(path, bytes),
         "xml" if is_scene(bytes) => load_scene(path, bytes),
         "xml" => animxml::parse(path, bytes),
         "json" => match json_kind(bytes) {
