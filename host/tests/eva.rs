@@ -293,7 +293,7 @@ track 1 2 2 1
 p 0 0 1 0
 p 1 0 2 0
 r 0 0 0 0 1
-r 0.5 0 0.7071068 0 0.7071068
+r 0.5 0 0.6 0 0.8
 s 0 1 1 1
 track 2 1 0 0
 p 0.25 0 -1 0
@@ -348,12 +348,12 @@ fn the_base_text_parses() {
     assert_eq!(clip.tracks.len(), 2);
     let hip = &clip.tracks[0];
     assert_eq!(hip.bone, "hip");
-    assert_eq!(hip.translation.iter().map(|k| (k.time, k.value)).collect::<Vec<_>>(), [
-        (0.0, [0.0, 1.0, 0.0]),
-        (1.0, [0.0, 2.0, 0.0])
-    ]);
+    assert_eq!(
+        hip.translation.iter().map(|k| (k.time, k.value)).collect::<Vec<_>>(),
+        [(0.0, [0.0, 1.0, 0.0]), (1.0, [0.0, 2.0, 0.0])]
+    );
     assert_eq!(hip.rotation[1].time, 0.5);
-    assert_eq!(hip.rotation[1].value, [0.0, 0.7071068, 0.0, 0.7071068]);
+    assert_eq!(hip.rotation[1].value, [0.0, 0.6, 0.0, 0.8]);
     assert_eq!(hip.scale.len(), 1);
     let leg = &clip.tracks[1];
     assert_eq!((leg.bone.as_str(), counts(leg)), ("leg", (1, 0, 0)));
@@ -444,7 +444,11 @@ fn refuses_bad_bones() {
 #[test]
 fn refuses_parents_after_children_and_cycles() {
     // A parent that comes later (a valid tree in the wrong order).
-    refuse(&with(5, "bone 1 2 hip"), 5, "the parent 2 of bone 1 comes after it: parents must come before their children");
+    refuse(
+        &with(5, "bone 1 2 hip"),
+        5,
+        "the parent 2 of bone 1 comes after it: parents must come before their children",
+    );
     // A bone that is its own parent.
     refuse(&with(5, "bone 1 1 hip"), 5, "bone 1 is its own parent (a cycle)");
     // A two-bone cycle: hip's parent is leg and leg's parent (line 7) is hip; refused at the
@@ -484,7 +488,7 @@ fn refuses_bad_tracks_and_keys() {
     refuse(&with(15, "p -0.5 0 2 0"), 15, "the key time -0.5 is outside the clip [0, 1]");
     refuse(&with(14, "p -0.1 0 1 0"), 14, "outside the clip");
     refuse(&with(15, "p 1.5 0 2 0"), 15, "the key time 1.5 is outside the clip [0, 1]");
-    refuse(&with(17, "r 0 0 0.7071068 0 0.7071068"), 17, "strictly increase");
+    refuse(&with(17, "r 0 0 0.6 0 0.8"), 17, "strictly increase");
     refuse(&with(20, "p nan 0 -1 0"), 20, "`nan` is not a finite number (the key time)");
     // Values.
     refuse(&with(14, "p 0 0 x 0"), 14, "`x` is not a number (expected a translation value of bone 1 (hip))");
