@@ -3,6 +3,7 @@
 pub mod animxml;
 pub mod aseprite;
 pub mod aseprite_json;
+pub mod eva;
 pub mod evac;
 pub mod png_util;
 pub mod pngseq;
@@ -90,15 +91,16 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// What each kind of source is, for messages.
 pub const SUPPORTED: &str = "supported sources: Aseprite files (.aseprite, .ase), Aseprite JSON exports and \
 TexturePacker JSON sheets (.json with \"frames\"), ossicle test sources (.json with \"format\": \"ossicle-test/1\"), \
-animation sets (.anim.xml), EVAC skeletal clips (.evac) and folders of numbered PNGs";
+animation sets (.anim.xml), EVA skeleton + clip text (.eva), EVAC skeletal clips (.evac) and folders of numbered PNGs";
 
-/// Parses source bytes that came from `path`: the file name chooses between Aseprite, XML and
+/// Parses source bytes that came from `path`: the file name chooses between Aseprite, EVA, XML and
 /// JSON, and a JSON document's content chooses between a test source, an Aseprite export and a
 /// TexturePacker sheet.
 pub fn parse_source(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     match ext.as_str() {
         "aseprite" | "ase" => aseprite::parse(path, bytes),
+        "eva" => eva::parse(path, bytes),
         "evac" => evac::parse(path, bytes),
         "xml" if is_scene(bytes) => load_scene(path, bytes),
         "xml" => animxml::parse(path, bytes),
