@@ -142,8 +142,8 @@ pub fn describe_sprite(asset: &Asset<'_>, sp: &ossicle::sprite::BlobSprite<'_>) 
 
 /// A scene's nodes, Animators (clips, tracks, keys) and state machines, as JSON.
 pub fn describe_scene(sc: &ossicle::scene::BlobScene<'_>) -> Value {
-    use ossicle::animator::{ClipSource, TrackTarget};
     use ossicle::statemachine::{MachineSource, TransitionFrom};
+    use ossicle_format::scene::CLIP_LOOP;
     let sec = sc.section();
     let path = |n: usize| {
         let mut parts = Vec::new();
@@ -160,37 +160,25 @@ pub fn describe_scene(sc: &ossicle::scene::BlobScene<'_>) -> Value {
         .filter_map(|i| sc.node(i).map(|n| (i, n)))
         .map(|(i, n)| json!({ "path": path(i), "kind": n.kind, "sprite": n.sprite, "animation": n.animation }))
         .collect();
+    // Animators straight from the section's records (names from the string table): no scalar type
+    // is needed for what is shown.
     let animators: Vec<Value> = (0..sc.animator_count())
-        .filter_map(|i| Some((sc.animator_node(i)?, sc.clips::<f32>(i).ok().flatten(), sc.clips::<ossicle::Q16>(i))))
-        .enumerate()
-        .map(|(i, (node, clips_f, _))| {
-            let info = |c: usize| -> Value {
-                let name = sc
-                    .clips::<f32>(i)
-                    .ok()
-                    .flatten()
-                    .and_then(|s| s.name(c))
-                    .or_else(|| sc.clips::<ossicle::Q16>(i).ok().flatten().and_then(|s| s.name(c)));
-                let rec = sec.animator(i).and_then(|a| sec.clip_record(a.first_clip as usize + c));
-                let (length, looping, tracks) = rec.map_or((0.0, false, 0), |r| {
-                    (sec.encoding().decode_f64(r.length), r.flags & 1 != 0, r.track_count)
-                });
-                let keys: u32 = rec
-                    .map(|r| {
-                        (0..r.track_count)
-                            .filter_map(|t| sec.track_record((r.first_track + t) as usize))
-                            .map(|t| t.key_count)
-                            .sum()
+        .filter_map(|i| sec.animator(i))
+        .map(|a| {
+            let clips: Vec<Value> = (0..a.clip_count as usize)
+                .filter_map(|c| sec.clip_record(a.first_clip as usize + c))
+                .map(|r| {
+                    let keys: u32 = (0..r.track_count)
+                        .filter_map(|t| sec.track_record((r.first_track + t) as usize))
+                        .map(|t| t.key_count)
+                        .sum();
+                    json!({
+                        "name": sc.string(r.name), "length": sec.encoding().decode_f64(r.length),
+                        "loop": r.flags & CLIP_LOOP != 0, "tracks": r.track_count, "keys": keys,
                     })
-                    .unwrap_or(0);
-                json!({ "name": name, "length": length, "loop": looping, "tracks": tracks, "keys": keys })
-            };
-            let count = sec.animator(i).map_or(0, |a| a.clip_count as usize);
-            let autoplay = clips_f
-                .and_then(|c| c.autoplay())
-                .or_else(|| sc.clips::<ossicle::Q16>(i).ok().flatten().and_then(|c| c.autoplay()));
-            let _ = TrackTarget::Event;
-            json!({ "node": path(node), "autoplay": autoplay, "clips": (0..count).map(info).collect::<Vec<_>>() })
+                })
+                .collect();
+            json!({ "node": path(a.node as usize), "autoplay": a.autoplay, "clips": clips })
         })
         .collect();
     let machines: Vec<Value> = (0..sc.machine_count())

@@ -46,6 +46,40 @@ fn count(n: usize, what: &str, scene: &SceneIr) -> Result<u32, HostError> {
     u32::try_from(n).map_err(|_| HostError::file(&scene.file, format!("too many {what}")))
 }
 
+/// The kernel's id of the built-in property `PROPERTIES[index]`.
+fn builtin_id(index: usize) -> Option<(u32, &'static str)> {
+    let name = PROPERTIES.get(index)?.0;
+    (1..=property::STATE).find(|&id| builtin_property_name(id) == Some(name)).map(|id| (id, name))
+}
+
+/// A value's words (`a`, `b`) as a key or a starting value stores them, with `scalar` encoding the
+/// numbers and `text` giving a string's id.
+fn value_words(
+    value: &Value,
+    scalar: &dyn Fn(f64) -> Result<u32, HostError>,
+    text: &mut dyn FnMut(&str) -> Result<u32, HostError>,
+) -> Result<(u32, u32), HostError> {
+    Ok(match value {
+        Value::Float(v) => (scalar(*v)?, 0),
+        Value::Int(v) => (scalar(f64::from(*v))?, 0),
+        Value::Vector(x, y) => (scalar(*x)?, scalar(*y)?),
+        Value::Color(c) => (u32::from_be_bytes(*c), 0),
+        Value::Bool(b) => (u32::from(*b), 0),
+        Value::Text(t) => (text(t)?, 0),
+    })
+}
+
+/// The kind code of a value's track or starting value (0 Float, 1 Vector, 2 Color, 3 Bool, 4 Text).
+fn kind_code(kind: ValueKind) -> u32 {
+    match kind {
+        ValueKind::Float | ValueKind::Int => 0,
+        ValueKind::Vector => 1,
+        ValueKind::Color => 2,
+        ValueKind::Bool => 3,
+        ValueKind::Text => 4,
+    }
+}
+
 /// What a sprite of the build offers a scene: its animation names.
 fn sprite_animations<'s>(sprites: &'s [Sprite], name: &str) -> Option<Vec<&'s str>> {
     sprites.iter().find(|s| s.name == name).map(|s| s.animations.iter().map(|a| a.name.as_str()).collect())
@@ -117,19 +151,11 @@ pub fn encode_scene(
     }
     for (index, node) in scene.nodes.iter().enumerate() {
         for (p, value) in &node.props {
-            let name = PROPERTIES.get(*p).map(|p| p.0).unwrap_or("");
-            let id = (1..=property::STATE)
-                .find(|&id| builtin_property_name(id) == Some(name))
-                .ok_or_else(|| HostError::at(file, &node.place, format!("unknown property {name:?}")))?;
+            let (id, name) = builtin_id(*p)
+                .ok_or_else(|| HostError::at(file, &node.place, format!("unknown property index {p}")))?;
             let what = format!("node {} {name}", node.path);
-            let (kind, va, vb) = match value {
-                Value::Float(v) => (0, scalar(*v, &node.place, &what)?, 0),
-                Value::Int(v) => (0, scalar(f64::from(*v), &node.place, &what)?, 0),
-                Value::Vector(x, y) => (1, scalar(*x, &node.place, &what)?, scalar(*y, &node.place, &what)?),
-                Value::Color(c) => (2, u32::from_be_bytes(*c), 0),
-                Value::Bool(b) => (3, u32::from(*b), 0),
-                Value::Text(t) => (4, w.intern(t), 0),
-            };
+            let kind = kind_code(PROPERTIES.get(*p).map_or(ValueKind::Float, |p| p.1));
+            let (va, vb) = value_words(value, &|v| scalar(v, &node.place, &what), &mut |t| Ok(w.intern(t)))?;
             push(&mut a.props, &[count(index, "nodes", scene)?, id, kind, va, vb]);
         }
     }
@@ -157,12 +183,9 @@ pub fn encode_scene(
             for track in &clip.tracks {
                 let (prop, prop_name) = match &track.property {
                     TrackProperty::Builtin(i) => {
-                        let name = PROPERTIES.get(*i).map(|p| p.0).unwrap_or("");
-                        let id = (1..=property::STATE).find(|&id| builtin_property_name(id) == Some(name));
-                        (
-                            id.ok_or_else(|| HostError::at(file, &track.place, format!("unknown property {name:?}")))?,
-                            name.to_string(),
-                        )
+                        let (id, name) = builtin_id(*i)
+                            .ok_or_else(|| HostError::at(file, &track.place, format!("unknown property index {i}")))?;
+                        (id, name.to_string())
                     }
                     TrackProperty::Script(f) => {
                         let k = match fields.iter().position(|x| x == f) {
@@ -181,14 +204,7 @@ pub fn encode_scene(
                     }
                     TrackProperty::Event => (0, "event".to_string()),
                 };
-                let kind_code = match track.kind {
-                    ValueKind::Float | ValueKind::Int => 0,
-                    ValueKind::Vector => 1,
-                    ValueKind::Color => 2,
-                    ValueKind::Bool => 3,
-                    ValueKind::Text => 4,
-                };
-                let info = kind_code | if track.step { TRACK_STEP } else { 0 };
+                let info = kind_code(track.kind) | if track.step { TRACK_STEP } else { 0 };
                 let target = match track.target {
                     Some(n) => count(n, "nodes", scene)?,
                     None => NONE,
@@ -220,25 +236,18 @@ pub fn encode_scene(
                 key_total = key_total.saturating_add(key_count);
                 for key in &track.keys {
                     let time = scalar(key.time, &key.place, "key time")?;
-                    let (va, vb) = match &key.value {
-                        Value::Float(v) => (scalar(*v, &key.place, "value")?, 0),
-                        Value::Int(v) => (scalar(f64::from(*v), &key.place, "value")?, 0),
-                        Value::Vector(x, y) => (scalar(*x, &key.place, "value")?, scalar(*y, &key.place, "value")?),
-                        Value::Color(c) => (u32::from_be_bytes(*c), 0),
-                        Value::Bool(b) => (u32::from(*b), 0),
-                        Value::Text(t) => {
-                            if let Some((owner, names)) = &allowed {
-                                if !names.iter().any(|n| n == t) {
-                                    return Err(HostError::at(
-                                        file,
-                                        &key.place,
-                                        format!("{owner} has no {prop_name} {t:?} (it has {})", names.join(", ")),
-                                    ));
-                                }
+                    let (va, vb) = value_words(&key.value, &|v| scalar(v, &key.place, "value"), &mut |t| {
+                        if let Some((owner, names)) = &allowed {
+                            if !names.iter().any(|n| n == t) {
+                                return Err(HostError::at(
+                                    file,
+                                    &key.place,
+                                    format!("{owner} has no {prop_name} {t:?} (it has {})", names.join(", ")),
+                                ));
                             }
-                            (w.intern(t), 0)
                         }
-                    };
+                        Ok(w.intern(t))
+                    })?;
                     let ease = match &key.ease {
                         None => 0,
                         Some(e) => match Ease::<f32>::parse(e) {

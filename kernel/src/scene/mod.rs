@@ -292,11 +292,10 @@ impl<'a, S: Scalar, const N: usize, const C: usize, const P: usize, const M: usi
             }
         }
         for (i, slot) in self.machines.iter_mut().enumerate() {
-            let (Some(sm), Some(node), Ok(Some(def))) = (slot.as_mut(), scene.machine_node(i), scene.machine::<S>(i))
-            else {
-                continue;
-            };
+            let (Some(sm), Some(node)) = (slot.as_mut(), scene.machine_node(i)) else { continue };
+            // The definition is read only when a request is there (not on every update).
             let Some(id) = self.nodes.take_state(u32::try_from(node).unwrap_or(u32::MAX)) else { continue };
+            let Ok(Some(def)) = scene.machine::<S>(i) else { continue };
             if let Some(state) = scene.string(id).and_then(|name| def.find_state(name)) {
                 let _ = sm.travel(state);
             }
