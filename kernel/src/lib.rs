@@ -30,6 +30,7 @@ pub mod pool;
 pub mod scalar;
 pub mod scene;
 pub mod sink;
+pub mod skeleton;
 pub mod sprite;
 pub mod statemachine;
 pub mod tween;

@@ -1,0 +1,428 @@
+//! Where the skeletal jobs read skeletons and clips from: the [`SkeletonSource`] and
+//! [`SkelClipSource`] traits, their in-RAM implementations [`SliceSkeleton`] and [`SliceSkelClip`],
+//! and the [`Joint`] trait that lets one set of jobs serve 3D ([`Transform3`]) and 2D
+//! ([`Transform2`]) skeletons.
+//!
+//! Everything is addressed by index and read through small `Copy` views, so a blob read in place
+//! from flash (word-addressed, nothing copied to RAM) implements the traits as well as the slices
+//! here do. Values are read through [`Scalars`], which a blob implements by decoding words (raw
+//! scalars, or 16-bit quantised values with a per-channel range).
+
+use crate::math::{Transform2, Transform3};
+use crate::scalar::Scalar;
+
+/// A read-only array of scalars: a slice in RAM, or words in a blob.
+///
+/// `get` past the end returns zero (the sources validate their lengths at load; the jobs never
+/// read out of range, and this keeps the read path free of panics and of `Option` checks).
+pub trait Scalars<S: Scalar>: Copy {
+    /// The number of scalars.
+    fn len(&self) -> usize;
+    /// Whether there are none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Scalar `i`, or zero past the end.
+    fn get(&self, i: usize) -> S;
+}
+
+impl<S: Scalar> Scalars<S> for &[S] {
+    #[inline]
+    fn len(&self) -> usize {
+        <[S]>::len(self)
+    }
+    #[inline]
+    fn get(&self, i: usize) -> S {
+        match <[S]>::get(self, i) {
+            Some(v) => *v,
+            None => S::ZERO,
+        }
+    }
+}
+
+/// Which of a bone's three channels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ChannelKind {
+    /// Translation: 3 components in 3D, 2 in 2D.
+    Translation,
+    /// Rotation: a quaternion (x, y, z, w) in 3D, an angle in radians in 2D.
+    Rotation,
+    /// Scale: 3 components in 3D, 2 in 2D.
+    Scale,
+}
+
+impl ChannelKind {
+    /// The three kinds, in storage order.
+    pub const ALL: [ChannelKind; 3] = [ChannelKind::Translation, ChannelKind::Rotation, ChannelKind::Scale];
+
+    /// Its index in storage order (translation 0, rotation 1, scale 2).
+    pub const fn index(self) -> usize {
+        match self {
+            ChannelKind::Translation => 0,
+            ChannelKind::Rotation => 1,
+            ChannelKind::Scale => 2,
+        }
+    }
+}
+
+/// How a channel moves between two keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Interpolation {
+    /// Holds each key's value until the next key.
+    Step,
+    /// Linear (component-wise; quaternions by nlerp on the shortest arc, or slerp when asked).
+    #[default]
+    Linear,
+    /// Cubic Hermite with each key's in and out tangents (value units per second).
+    Hermite,
+}
+
+/// One channel of one bone: its keys, read through `A`.
+///
+/// With `w` components per key (see [`Joint::widths`]) and `n = times.len()` keys:
+/// `values` holds `n·w` scalars, key after key; `tangents` is empty unless the interpolation is
+/// [`Interpolation::Hermite`], then it holds `2·n·w` scalars, per key its `w` in-tangent
+/// components then its `w` out-tangent components. Times are seconds from the clip's start,
+/// strictly increasing, within `[0, duration]`. A channel has at least one key.
+#[derive(Clone, Copy, Debug)]
+pub struct ChannelData<A> {
+    /// How values move between keys.
+    pub interpolation: Interpolation,
+    /// Key times.
+    pub times: A,
+    /// Key values.
+    pub values: A,
+    /// Hermite tangents (empty otherwise).
+    pub tangents: A,
+}
+
+/// A clip event: a name (a string id: an index into the blob's string table, or into the
+/// caller's own name table for in-RAM clips) at a time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct ClipEvent<S> {
+    /// Seconds from the clip's start, within `[0, duration]`.
+    pub time: S,
+    /// Its name's string id.
+    pub name: u16,
+}
+
+/// A skeleton: bones in an order where every parent comes before its children.
+///
+/// `J` is the joint transform: [`Transform3`] for 3D skeletons, [`Transform2`] for 2D ones.
+pub trait SkeletonSource<S: Scalar, J: Joint<S>> {
+    /// The number of bones.
+    fn bone_count(&self) -> usize;
+    /// Bone `i`'s parent (always `< i`), `None` for a root or past the end.
+    fn parent(&self, i: usize) -> Option<usize>;
+    /// Bone `i`'s rest (bind) pose relative to its parent; the identity past the end.
+    fn rest(&self, i: usize) -> J;
+    /// Bone `i`'s level of detail: the jobs given a LOD limit `l` leave bones with `lod > l` at
+    /// their rest pose. 0 (always animated) unless the source says otherwise.
+    fn lod(&self, _i: usize) -> u8 {
+        0
+    }
+    /// Bone `i`'s name as a string id, if the source names its bones.
+    fn name_id(&self, _i: usize) -> Option<u16> {
+        None
+    }
+}
+
+/// A skeletal clip: per bone up to three channels, and events.
+///
+/// Bones are the skeleton's, by index; a bone or channel without keys keeps its rest pose.
+pub trait SkelClipSource<S: Scalar> {
+    /// How scalars are read.
+    type Scalars: Scalars<S>;
+    /// Length in seconds (> 0).
+    fn duration(&self) -> S;
+    /// Whether it loops.
+    fn looping(&self) -> bool;
+    /// The number of bones it has channels for (the skeleton's bone count, or fewer).
+    fn bone_count(&self) -> usize;
+    /// Bone `bone`'s channel `kind`, or `None` when it has no keys.
+    fn channel(&self, bone: usize, kind: ChannelKind) -> Option<ChannelData<Self::Scalars>>;
+    /// The number of events.
+    fn event_count(&self) -> usize {
+        0
+    }
+    /// Event `i` (events are sorted by time), or `None` past the end.
+    fn event(&self, _i: usize) -> Option<ClipEvent<S>> {
+        None
+    }
+}
+
+/// A joint transform the jobs work on: [`Transform3`] (translation, quaternion, scale) or
+/// [`Transform2`] (translation, angle, scale). The 2D path never touches a quaternion.
+pub trait Joint<S: Scalar>: Copy + PartialEq + core::fmt::Debug {
+    /// Components per key of each channel, in [`ChannelKind`] order: `[3, 4, 3]` in 3D,
+    /// `[2, 1, 2]` in 2D.
+    const WIDTHS: [usize; 3];
+    /// The identity transform.
+    const IDENTITY: Self;
+    /// `child` expressed in `parent`'s space (the local-to-model step).
+    fn compose(parent: Self, child: Self) -> Self;
+}
+
+impl<S: Scalar> Joint<S> for Transform3<S> {
+    const WIDTHS: [usize; 3] = [3, 4, 3];
+    const IDENTITY: Self = Transform3::IDENTITY;
+    #[inline]
+    fn compose(parent: Self, child: Self) -> Self {
+        parent.mul(child)
+    }
+}
+
+impl<S: Scalar> Joint<S> for Transform2<S> {
+    const WIDTHS: [usize; 3] = [2, 1, 2];
+    const IDENTITY: Self = Transform2::IDENTITY;
+    #[inline]
+    fn compose(parent: Self, child: Self) -> Self {
+        parent.mul(child)
+    }
+}
+
+/// A skeleton in RAM: parents (`u16::MAX` for a root) and rest poses, optionally LODs and names.
+///
+/// ```
+/// use ossicle::math::{Transform3, Vec3, Quat};
+/// use ossicle::skeleton::{SkeletonSource, SliceSkeleton};
+///
+/// let parents = [u16::MAX, 0, 1];
+/// let rest = [Transform3::<f32>::IDENTITY; 3];
+/// let skel = SliceSkeleton::new(&parents, &rest).unwrap();
+/// assert_eq!(SkeletonSource::<f32, Transform3<f32>>::parent(&skel, 2), Some(1));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct SliceSkeleton<'a, J> {
+    parents: &'a [u16],
+    rest: &'a [J],
+    lods: &'a [u8],
+    names: &'a [u16],
+}
+
+/// Why a [`SliceSkeleton`] was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum SkeletonError {
+    /// `parents` and `rest` (or `lods`, `names` when given) differ in length.
+    LengthMismatch,
+    /// Bone `bone`'s parent is not before it (this also rules out cycles).
+    ParentNotBefore {
+        /// The bone.
+        bone: u16,
+    },
+    /// More than `u16::MAX - 1` bones.
+    TooManyBones,
+}
+
+impl core::fmt::Display for SkeletonError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            SkeletonError::LengthMismatch => f.write_str("skeleton arrays differ in length"),
+            SkeletonError::ParentNotBefore { bone } => {
+                write!(f, "bone {bone}'s parent does not come before it (parents must precede children)")
+            }
+            SkeletonError::TooManyBones => f.write_str("a skeleton holds at most 65534 bones"),
+        }
+    }
+}
+
+impl<'a, J> SliceSkeleton<'a, J> {
+    /// A skeleton from parent indices (`u16::MAX` = root) and rest poses; checks that every
+    /// parent comes before its child.
+    pub fn new(parents: &'a [u16], rest: &'a [J]) -> Result<Self, SkeletonError> {
+        if parents.len() != rest.len() {
+            return Err(SkeletonError::LengthMismatch);
+        }
+        if parents.len() >= usize::from(u16::MAX) {
+            return Err(SkeletonError::TooManyBones);
+        }
+        for (i, &p) in parents.iter().enumerate() {
+            if p != u16::MAX && usize::from(p) >= i {
+                return Err(SkeletonError::ParentNotBefore { bone: i as u16 });
+            }
+        }
+        Ok(Self { parents, rest, lods: &[], names: &[] })
+    }
+
+    /// The same skeleton with per-bone LODs (see [`SkeletonSource::lod`]).
+    pub fn with_lods(self, lods: &'a [u8]) -> Result<Self, SkeletonError> {
+        if lods.len() != self.parents.len() {
+            return Err(SkeletonError::LengthMismatch);
+        }
+        Ok(Self { lods, ..self })
+    }
+
+    /// The same skeleton with per-bone name ids.
+    pub fn with_names(self, names: &'a [u16]) -> Result<Self, SkeletonError> {
+        if names.len() != self.parents.len() {
+            return Err(SkeletonError::LengthMismatch);
+        }
+        Ok(Self { names, ..self })
+    }
+}
+
+impl<S: Scalar, J: Joint<S>> SkeletonSource<S, J> for SliceSkeleton<'_, J> {
+    #[inline]
+    fn bone_count(&self) -> usize {
+        self.parents.len()
+    }
+    #[inline]
+    fn parent(&self, i: usize) -> Option<usize> {
+        match self.parents.get(i) {
+            Some(&p) if p != u16::MAX => Some(usize::from(p)),
+            _ => None,
+        }
+    }
+    #[inline]
+    fn rest(&self, i: usize) -> J {
+        match self.rest.get(i) {
+            Some(j) => *j,
+            None => J::IDENTITY,
+        }
+    }
+    fn lod(&self, i: usize) -> u8 {
+        self.lods.get(i).copied().unwrap_or(0)
+    }
+    fn name_id(&self, i: usize) -> Option<u16> {
+        self.names.get(i).copied()
+    }
+}
+
+/// One bone's channels in a [`SliceSkelClip`], each `None` when not animated.
+#[derive(Clone, Copy, Debug)]
+pub struct SliceTrack<'a, S> {
+    /// Translation, rotation, scale (in [`ChannelKind`] order).
+    pub channels: [Option<ChannelData<&'a [S]>>; 3],
+}
+
+impl<S> SliceTrack<'_, S> {
+    /// A bone without keys.
+    pub const NONE: Self = Self { channels: [None, None, None] };
+}
+
+/// A skeletal clip in RAM: one [`SliceTrack`] per bone, and events sorted by time.
+///
+/// The slices are taken as given; [`SliceSkelClip::check`] validates them against a joint type.
+#[derive(Clone, Copy, Debug)]
+pub struct SliceSkelClip<'a, S> {
+    /// Length in seconds.
+    pub duration: S,
+    /// Whether it loops.
+    pub looping: bool,
+    /// Per bone, by skeleton index.
+    pub tracks: &'a [SliceTrack<'a, S>],
+    /// Events, sorted by time.
+    pub events: &'a [ClipEvent<S>],
+}
+
+/// Why a [`SliceSkelClip`] is not valid for a joint type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ClipError {
+    /// The duration is not positive.
+    BadDuration,
+    /// A channel has no keys, or its values or tangents have the wrong length.
+    BadLength {
+        /// The bone.
+        bone: u16,
+        /// The channel (0 translation, 1 rotation, 2 scale).
+        channel: u8,
+    },
+    /// A channel's times are not strictly increasing within `[0, duration]`.
+    BadTimes {
+        /// The bone.
+        bone: u16,
+        /// The channel.
+        channel: u8,
+    },
+    /// Events are not sorted by time within `[0, duration]`.
+    BadEvents,
+}
+
+impl core::fmt::Display for ClipError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ClipError::BadDuration => f.write_str("clip duration must be positive"),
+            ClipError::BadLength { bone, channel } => {
+                write!(f, "bone {bone} channel {channel}: no keys, or values/tangents of the wrong length")
+            }
+            ClipError::BadTimes { bone, channel } => {
+                write!(f, "bone {bone} channel {channel}: key times must increase strictly within [0, duration]")
+            }
+            ClipError::BadEvents => f.write_str("clip events must be sorted by time within [0, duration]"),
+        }
+    }
+}
+
+impl<S: Scalar> SliceSkelClip<'_, S> {
+    /// Checks every channel's lengths and times for joint type `J`, and the events.
+    pub fn check<J: Joint<S>>(&self) -> Result<(), ClipError> {
+        if self.duration <= S::ZERO {
+            return Err(ClipError::BadDuration);
+        }
+        for (b, track) in self.tracks.iter().enumerate() {
+            let bone = b as u16;
+            for (c, ch) in track.channels.iter().enumerate() {
+                let Some(ch) = ch else { continue };
+                let channel = c as u8;
+                let w = J::WIDTHS.get(c).copied().unwrap_or(0);
+                let n = ch.times.len();
+                let tangents_ok = match ch.interpolation {
+                    Interpolation::Hermite => {
+                        Some(ch.tangents.len()) == n.checked_mul(w).and_then(|x| x.checked_mul(2))
+                    }
+                    _ => ch.tangents.is_empty(),
+                };
+                if n == 0 || Some(ch.values.len()) != n.checked_mul(w) || !tangents_ok {
+                    return Err(ClipError::BadLength { bone, channel });
+                }
+                let mut prev: Option<S> = None;
+                for &t in ch.times {
+                    let ordered = match prev {
+                        Some(p) => t > p,
+                        None => t >= S::ZERO,
+                    };
+                    if !ordered || t > self.duration {
+                        return Err(ClipError::BadTimes { bone, channel });
+                    }
+                    prev = Some(t);
+                }
+            }
+        }
+        let mut prev = S::ZERO;
+        for e in self.events {
+            if e.time < prev || e.time > self.duration {
+                return Err(ClipError::BadEvents);
+            }
+            prev = e.time;
+        }
+        Ok(())
+    }
+}
+
+impl<'a, S: Scalar> SkelClipSource<S> for SliceSkelClip<'a, S> {
+    type Scalars = &'a [S];
+    fn duration(&self) -> S {
+        self.duration
+    }
+    fn looping(&self) -> bool {
+        self.looping
+    }
+    fn bone_count(&self) -> usize {
+        self.tracks.len()
+    }
+    #[inline]
+    fn channel(&self, bone: usize, kind: ChannelKind) -> Option<ChannelData<&'a [S]>> {
+        self.tracks.get(bone)?.channels.get(kind.index()).copied().flatten()
+    }
+    fn event_count(&self) -> usize {
+        self.events.len()
+    }
+    fn event(&self, i: usize) -> Option<ClipEvent<S>> {
+        self.events.get(i).copied()
+    }
+}
