@@ -7,6 +7,20 @@
 
 mod source;
 
+mod blendspace;
+mod clock;
+mod oneshot;
+mod player;
+mod rootmotion;
+mod sync;
+
+pub use blendspace::{BlendSpace1D, BlendSpace2D, BlendSpaceError, BlendWeights, SyncPhase};
+pub use clock::{SkelEvent, MAX_FULL_PASSES_PER_UPDATE};
+pub use oneshot::OneShot;
+pub use player::{AnimPlayer, PlayerError, Rig, RootMotionSettings};
+pub use rootmotion::{MotionJoint, RootMotion2, RootMotion3};
+pub use sync::{collect_markers, sync_time, MarkerTrack, SyncMarker, SyncResult};
+
 pub use source::{
     ChannelData, ChannelKind, ClipError, ClipEvent, Interpolation, Joint, Scalars, SkelClipSource, SkeletonError,
     SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,
