@@ -126,7 +126,9 @@ impl core::fmt::Display for BlendSpaceError {
             BlendSpaceError::Empty => f.write_str("blend space has no points or no triangles"),
             BlendSpaceError::TooManyPoints => f.write_str("blend space has more than 65535 points"),
             BlendSpaceError::NotSorted { index } => write!(f, "1D blend space point {index} is not after the previous"),
-            BlendSpaceError::BadIndex { triangle } => write!(f, "triangle {triangle} names a point that does not exist"),
+            BlendSpaceError::BadIndex { triangle } => {
+                write!(f, "triangle {triangle} names a point that does not exist")
+            }
             BlendSpaceError::Degenerate { triangle } => write!(f, "triangle {triangle} has no area"),
         }
     }

@@ -219,7 +219,11 @@ fn partition<S: Scalar, C: SkelClipSource<S>>(clip: &C, n: usize, pred: impl Fn(
 
 /// A playable clip's length and loop flag, or `None` when the index is out of range or the length
 /// is not positive and finite.
-pub(crate) fn clip_info<S: Scalar, C: SkelClipSource<S>>(clips: &[C], clip: u16, looping: Option<bool>) -> Option<(S, bool)> {
+pub(crate) fn clip_info<S: Scalar, C: SkelClipSource<S>>(
+    clips: &[C],
+    clip: u16,
+    looping: Option<bool>,
+) -> Option<(S, bool)> {
     let c = clips.get(usize::from(clip))?;
     let len = c.duration();
     (len > S::ZERO && finite(len)).then(|| (len, looping.unwrap_or_else(|| c.looping())))

@@ -27,7 +27,7 @@
 //! A `OneShot<S, J, N>` holds a [`SamplingContext`] (12 bytes per bone), a scratch pose
 //! (`size_of::<J>()` per bone) and the base layer's mask (`size_of::<S>()` per bone): **56 bytes
 //! per bone** in 3D, **36** in 2D (f32 or Q16.16), plus a few words of state
-//! ([`OneShot::STATE_BYTES`]).
+//! ([`OneShot::STATE_BYTES`] = 20 bytes).
 //!
 //! ```
 //! use ossicle::event::EventQueue;

@@ -65,9 +65,9 @@
 //! An `AnimPlayer<S, J, N>` holds two [`SamplingContext`]s and two scratch poses (for the two
 //! clips of a crossfade) for up to `N` bones, and its playback state: per bone
 //! `2 × 12 + 2 × size_of::<J>()` bytes, that is **104 bytes** for `Transform3` and **64 bytes**
-//! for `Transform2` (f32 or Q16.16 alike), plus [`AnimPlayer::STATE_BYTES`] = 48 bytes
+//! for `Transform2` (f32 or Q16.16 alike), plus [`AnimPlayer::STATE_BYTES`] = 40 bytes
 //! (padding included; `kernel/tests/skeleton_players.rs` checks these with `size_of`). A 70-bone
-//! 3D player is 7,328 bytes; the output pose is the caller's.
+//! 3D player is 7,320 bytes; the output pose is the caller's.
 //!
 //! # Example
 //!
