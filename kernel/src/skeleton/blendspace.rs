@@ -1,51 +1,5 @@
-//! Blend spaces: a parameter (1D: a number, 2D: a point) → the weights of the clips placed in the
-//! space, usable as [`BlendLayer`](super::BlendLayer) weights; and [`SyncPhase`], which plays the
-//! clips of a blend space in sync by normalised time.
-//!
-//! # 1D
-//!
-//! [`BlendSpace1D`] holds strictly increasing points on a line. A value `v` between points `i` and
-//! `i + 1` gives them `1 − u` and `u`, `u = (v − pᵢ) / (pᵢ₊₁ − pᵢ)`; a value at or before the
-//! first point gives the first point 1, at or after the last gives the last 1 (clamped).
-//!
-//! # 2D
-//!
-//! [`BlendSpace2D`] holds points and triangles the caller gives (index triples; any triangulation,
-//! for example Delaunay, computed offline). A parameter inside a triangle (edges included) gets
-//! that triangle's barycentric weights (the first such triangle in the slice). A parameter outside
-//! every triangle is moved to the nearest point of the triangulated area, which lies on one of the
-//! triangles' edges (the first nearest edge in triangle order, edges `ab`, `bc`, `ca`), and its two
-//! end points share the weight linearly along the edge (`1 − u`, `u`).
-//!
-//! Weights that come out as 0 are left out; the others sum to 1 (to rounding). In Q16.16 keep the
-//! coordinates within ±100 so that the cross products fit.
-//!
-//! # Playing a blend space
-//!
-//! The clips of a blend space have different lengths; they play in sync by a shared normalised
-//! phase `φ` in `[0, 1)`: clip `i` is sampled at `φ · Lᵢ`. [`SyncPhase::advance`] moves `φ` by
-//! `dt / L`, where `L = Σ wᵢ·Lᵢ / Σ wᵢ` is the weighted cycle length, so a 50/50 blend of a 1 s walk
-//! and a 0.5 s run takes 0.75 s per cycle. Sample each weighted clip with a
-//! [`SamplingJob`](super::SamplingJob) and blend the poses with the weights through a
-//! [`BlendingJob`](super::BlendingJob).
-//!
-//! ```
-//! use ossicle::skeleton::{BlendSpace1D, SyncPhase};
-//!
-//! // Walk at 1 m/s, jog at 3 m/s, run at 6 m/s; at 4.5 m/s: half jog, half run.
-//! let speeds = [1.0f32, 3.0, 6.0];
-//! let space = BlendSpace1D::new(&speeds).unwrap();
-//! let w = space.weights(4.5);
-//! assert_eq!(w.as_slice(), &[(1, 0.5), (2, 0.5)]);
-//!
-//! // Jog and run cycles last 0.8 s and 0.6 s: the blended cycle lasts 0.7 s.
-//! let lengths = [1.0f32, 0.8, 0.6];
-//! let mut phase = SyncPhase::new();
-//! let cycle = phase.advance(0.35, &w, &lengths);
-//! assert!((cycle - 0.7).abs() < 1e-6);
-//! assert!((phase.phase() - 0.5).abs() < 1e-6);
-//! assert!((phase.time_in(0.6) - 0.3).abs() < 1e-6); // the run clip is sampled at 0.3 s
-//! ```
+//! Blend spaces ([`BlendSpace1D`], [`BlendSpace2D`]): a parameter → clip weights; [`SyncPhase`]
+//! plays a blend space's clips in sync by normalised time.
 
 use super::clock::finite;
 use crate::math::Vec2;
@@ -134,8 +88,14 @@ impl core::fmt::Display for BlendSpaceError {
     }
 }
 
-/// A 1D blend space: strictly increasing points on a parameter line (see the
-/// [module documentation](self)).
+/// A 1D blend space: strictly increasing points on a parameter line; its weights serve as
+/// [`BlendLayer`](super::BlendLayer) weights.
+///
+/// [`BlendSpace1D`] holds strictly increasing points on a line. A value `v` between points `i` and
+/// `i + 1` gives them `1 − u` and `u`, `u = (v − pᵢ) / (pᵢ₊₁ − pᵢ)`; a value at or before the
+/// first point gives the first point 1, at or after the last gives the last 1 (clamped).
+///
+/// See [`SyncPhase`] for playing the clips of a blend space in sync.
 #[derive(Clone, Copy, Debug)]
 pub struct BlendSpace1D<'a, S> {
     points: &'a [S],
@@ -186,7 +146,18 @@ impl<'a, S: Scalar> BlendSpace1D<'a, S> {
     }
 }
 
-/// A 2D blend space: points and the triangles over them (see the [module documentation](self)).
+/// A 2D blend space: points and the triangles over them; its weights serve as
+/// [`BlendLayer`](super::BlendLayer) weights.
+///
+/// [`BlendSpace2D`] holds points and triangles the caller gives (index triples; any triangulation,
+/// for example Delaunay, computed offline). A parameter inside a triangle (edges included) gets
+/// that triangle's barycentric weights (the first such triangle in the slice). A parameter outside
+/// every triangle is moved to the nearest point of the triangulated area, which lies on one of the
+/// triangles' edges (the first nearest edge in triangle order, edges `ab`, `bc`, `ca`), and its two
+/// end points share the weight linearly along the edge (`1 − u`, `u`).
+///
+/// Weights that come out as 0 are left out; the others sum to 1 (to rounding). In Q16.16 keep the
+/// coordinates within ±100 so that the cross products fit.
 ///
 /// ```
 /// use ossicle::math::Vec2;
@@ -281,7 +252,32 @@ impl<'a, S: Scalar> BlendSpace2D<'a, S> {
     }
 }
 
-/// A blend space's shared normalised phase (see the [module documentation](self)).
+/// A blend space's shared normalised phase: plays its clips in sync.
+///
+/// The clips of a blend space have different lengths; they play in sync by a shared normalised
+/// phase `φ` in `[0, 1)`: clip `i` is sampled at `φ · Lᵢ`. [`SyncPhase::advance`] moves `φ` by
+/// `dt / L`, where `L = Σ wᵢ·Lᵢ / Σ wᵢ` is the weighted cycle length, so a 50/50 blend of a 1 s walk
+/// and a 0.5 s run takes 0.75 s per cycle. Sample each weighted clip with a
+/// [`SamplingJob`](super::SamplingJob) and blend the poses with the weights through a
+/// [`BlendingJob`](super::BlendingJob).
+///
+/// ```
+/// use ossicle::skeleton::{BlendSpace1D, SyncPhase};
+///
+/// // Walk at 1 m/s, jog at 3 m/s, run at 6 m/s; at 4.5 m/s: half jog, half run.
+/// let speeds = [1.0f32, 3.0, 6.0];
+/// let space = BlendSpace1D::new(&speeds).unwrap();
+/// let w = space.weights(4.5);
+/// assert_eq!(w.as_slice(), &[(1, 0.5), (2, 0.5)]);
+///
+/// // Jog and run cycles last 0.8 s and 0.6 s: the blended cycle lasts 0.7 s.
+/// let lengths = [1.0f32, 0.8, 0.6];
+/// let mut phase = SyncPhase::new();
+/// let cycle = phase.advance(0.35, &w, &lengths);
+/// assert!((cycle - 0.7).abs() < 1e-6);
+/// assert!((phase.phase() - 0.5).abs() < 1e-6);
+/// assert!((phase.time_in(0.6) - 0.3).abs() < 1e-6); // the run clip is sampled at 0.3 s
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SyncPhase<S> {
@@ -319,7 +315,7 @@ impl<S: Scalar> SyncPhase<S> {
             sum = sum.add(w.mul(d));
             total = total.add(w);
         }
-        if !(total > S::ZERO) {
+        if total.partial_cmp(&S::ZERO) != Some(core::cmp::Ordering::Greater) {
             return S::ZERO;
         }
         let cycle = sum.div(total);

@@ -1,48 +1,4 @@
-//! [`OneShot`]: a clip played once over a base pose, faded in and out, on a bone mask (a wave, a
-//! hit reaction on the upper body while the legs keep walking).
-//!
-//! # Weight
-//!
-//! At clip time `t` of a one-shot of length `L` with fade-in `a` and fade-out `b` seconds, the
-//! weight is `w(t) = min(1, t / a, (L − t) / b)` clamped to `[0, 1]` (a fade of 0 or less is no
-//! fade: its term is 1). So the weight ramps linearly from 0 to 1 over the first `a` seconds, holds,
-//! and ramps back to 0 over the last `b`; when `a + b > L` the ramps meet below 1.
-//!
-//! # Blend
-//!
-//! [`apply`](OneShot::apply) writes, per bone `i` with mask value `mᵢ` (1 without a mask), the
-//! [`BlendingJob`] average of the base pose with weight `1 − w·mᵢ` and the one-shot's pose with
-//! weight `w·mᵢ`: masked bones follow the one-shot as far as `w` goes, unmasked bones (`mᵢ = 0`)
-//! keep the base pose. Mask values belong in `[0, 1]`.
-//!
-//! # Time and events
-//!
-//! [`update`](OneShot::update) moves the clip time forwards by `dt` (never looping, whatever the
-//! clip says) and pushes the clip events crossed, as [`AnimPlayer`](super::AnimPlayer) does
-//! (`[0, t1]` on the first update, `(t0, t1]` after), then [`SkelEvent::Finished`] when the end is
-//! reached; from then on the one-shot is inactive and `apply` copies the base pose.
-//!
-//! # Memory
-//!
-//! A `OneShot<S, J, N>` holds a [`SamplingContext`] (12 bytes per bone), a scratch pose
-//! (`size_of::<J>()` per bone) and the base layer's mask (`size_of::<S>()` per bone): **56 bytes
-//! per bone** in 3D, **36** in 2D (f32 or Q16.16), plus a few words of state
-//! ([`OneShot::STATE_BYTES`] = 20 bytes).
-//!
-//! ```
-//! use ossicle::event::EventQueue;
-//! use ossicle::math::Transform2;
-//! use ossicle::skeleton::{OneShot, SliceSkelClip};
-//!
-//! let clips = [SliceSkelClip::<f32> { duration: 2.0, looping: false, tracks: &[], events: &[] }];
-//! let mut shot: OneShot<f32, Transform2<f32>, 4> = OneShot::new(1);
-//! shot.play(&clips, 0, 0.5, 1.0).unwrap();
-//! let mut q: EventQueue<4, _> = EventQueue::new();
-//! shot.update(&clips, 0.25, &mut q).unwrap();
-//! assert_eq!(shot.weight(&clips), 0.5); // 0.25 s into a 0.5 s fade-in
-//! shot.update(&clips, 1.25, &mut q).unwrap();
-//! assert_eq!(shot.weight(&clips), 0.5); // 0.5 s before the end of a 1 s fade-out
-//! ```
+//! [`OneShot`]: a clip played once over a base pose, faded in and out, on a bone mask.
 
 use super::blend::{BlendLayer, BlendingJob};
 use super::clock::{advance, finite, Playhead, SkelEvent};
@@ -54,7 +10,52 @@ use super::source::{SkelClipSource, SkeletonSource};
 use crate::event::EventQueue;
 use crate::scalar::Scalar;
 
-/// A one-shot layer (see the [module documentation](self)).
+/// A one-shot layer: a clip played once over a base pose, faded in and out, on a bone mask (a
+/// wave, a hit reaction on the upper body while the legs keep walking).
+///
+///
+/// # Weight
+///
+/// At clip time `t` of a one-shot of length `L` with fade-in `a` and fade-out `b` seconds, the
+/// weight is `w(t) = min(1, t / a, (L − t) / b)` clamped to `[0, 1]` (a fade of 0 or less is no
+/// fade: its term is 1). So the weight ramps linearly from 0 to 1 over the first `a` seconds, holds,
+/// and ramps back to 0 over the last `b`; when `a + b > L` the ramps meet below 1.
+///
+/// # Blend
+///
+/// [`apply`](OneShot::apply) writes, per bone `i` with mask value `mᵢ` (1 without a mask), the
+/// [`BlendingJob`] average of the base pose with weight `1 − w·mᵢ` and the one-shot's pose with
+/// weight `w·mᵢ`: masked bones follow the one-shot as far as `w` goes, unmasked bones (`mᵢ = 0`)
+/// keep the base pose. Mask values belong in `[0, 1]`.
+///
+/// # Time and events
+///
+/// [`update`](OneShot::update) moves the clip time forwards by `dt` (never looping, whatever the
+/// clip says) and pushes the clip events crossed, as [`AnimPlayer`](super::AnimPlayer) does
+/// (`[0, t1]` on the first update, `(t0, t1]` after), then [`SkelEvent::Finished`] when the end is
+/// reached; from then on the one-shot is inactive and `apply` copies the base pose.
+///
+/// # Memory
+///
+/// A `OneShot<S, J, N>` holds a [`SamplingContext`] (12 bytes per bone), a scratch pose
+/// (`size_of::<J>()` per bone) and the base layer's mask (`size_of::<S>()` per bone): **56 bytes
+/// per bone** in 3D, **36** in 2D (f32 or Q16.16), plus a few words of state
+/// ([`OneShot::STATE_BYTES`] = 20 bytes).
+///
+/// ```
+/// use ossicle::event::EventQueue;
+/// use ossicle::math::Transform2;
+/// use ossicle::skeleton::{OneShot, SliceSkelClip};
+///
+/// let clips = [SliceSkelClip::<f32> { duration: 2.0, looping: false, tracks: &[], events: &[] }];
+/// let mut shot: OneShot<f32, Transform2<f32>, 4> = OneShot::new(1);
+/// shot.play(&clips, 0, 0.5, 1.0).unwrap();
+/// let mut q: EventQueue<4, _> = EventQueue::new();
+/// shot.update(&clips, 0.25, &mut q).unwrap();
+/// assert_eq!(shot.weight(&clips), 0.5); // 0.25 s into a 0.5 s fade-in
+/// shot.update(&clips, 1.25, &mut q).unwrap();
+/// assert_eq!(shot.weight(&clips), 0.5); // 0.5 s before the end of a 1 s fade-out
+/// ```
 #[derive(Clone, Debug)]
 pub struct OneShot<S, J, const N: usize> {
     id: u16,
@@ -68,7 +69,7 @@ pub struct OneShot<S, J, const N: usize> {
     mask: [S; N],
 }
 
-/// `w(t)` of the module documentation.
+/// `w(t)` of [`OneShot`]'s documentation.
 fn ramp<S: Scalar>(t: S, len: S, fade_in: S, fade_out: S) -> S {
     let up = if fade_in > S::ZERO { t.div(fade_in) } else { S::ONE };
     let down = if fade_out > S::ZERO { len.sub(t).div(fade_out) } else { S::ONE };
@@ -165,7 +166,7 @@ impl<S: Scalar, J: MotionJoint<S>, const N: usize> OneShot<S, J, N> {
     }
 
     /// Writes `base` with the one-shot blended over it on `mask` (per-bone weights, `None` for
-    /// all bones) into `output` (see the module documentation); a copy of `base` when inactive.
+    /// all bones) into `output` (see [`OneShot`]); a copy of `base` when inactive.
     pub fn apply<K, C>(
         &mut self,
         rig: &Rig<'_, K, C>,

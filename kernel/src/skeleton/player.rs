@@ -1,111 +1,4 @@
-//! [`AnimPlayer`]: plays skeletal clips on top of the jobs: play, crossfade, stop, pause, speed
-//! (backwards too), seek, loop override, clip events and root motion.
-//!
-//! # Clips are indices
-//!
-//! A player names clips by their index (`u16`) in a slice of clips the caller owns (`&[C]`, any
-//! [`SkelClipSource`]; blob clip views or [`SliceSkelClip`](super::SliceSkelClip)s), passed with
-//! the skeleton as a [`Rig`] to every call that reads clips. The player holds no reference, so it
-//! has no lifetime, can live in a `static` or a pool next to the assets it plays, and many players
-//! share one clip slice. Pass the same slice every time: an index past its end is a
-//! [`PlayerError::NoSuchClip`], never a panic.
-//!
-//! # Time
-//!
-//! - [`update`](AnimPlayer::update)`(dt)` moves the clip time by `dt × speed` (`dt` in seconds; a
-//!   negative or non-finite `dt` counts as 0; a paused player does nothing). A looping clip wraps
-//!   with `rem_euclid` into `[0, L)`, a non-looping one clamps to `[0, L]` and pushes
-//!   [`SkelEvent::Finished`] once when it reaches its end (its start, backwards).
-//! - [`play`](AnimPlayer::play) starts a clip at 0, or at its end `L` when the speed is negative.
-//! - [`seek`](AnimPlayer::seek) moves the current clip's time (wrapped or clamped as above) and
-//!   emits nothing: no events, no root motion (the next update measures from the seek's time).
-//! - The loop flag is the clip's, unless [`set_looping`](AnimPlayer::set_looping) overrides it.
-//!
-//! # Events: half-open intervals in the direction of travel
-//!
-//! An update from `t0` to `t1` pushes, as [`SkelEvent::Clip`], every clip event whose time is in
-//! `(t0, t1]` playing forwards, `[t1, t0)` backwards, in the order they are crossed (by time, then
-//! by index; descending backwards). So an event exactly at the update's start time is not pushed
-//! again (it was pushed by the update that ended there), one exactly at its end time is. The first
-//! update after a `play` or `crossfade` includes its start time (`[0, t1]`, or `[t1, L]`
-//! backwards), so events at the clip's start are pushed once; a `seek` does not.
-//!
-//! Crossing the end of a looping clip forwards `k` times pushes `(t0, L]`, then `[0, L]` for each
-//! of the `k − 1` whole passes, then `[0, t1]` (backwards: `[0, t0)`, `[0, L]` descending per
-//! whole pass, `[t1, L]`). An event at `L` and one at 0 are both pushed at each wrap. At most
-//! [`MAX_FULL_PASSES_PER_UPDATE`](super::MAX_FULL_PASSES_PER_UPDATE) whole passes push their
-//! events in one update (root motion counts all of them). During a crossfade the outgoing clip's
-//! events come first, then the incoming clip's. A full queue drops and counts events
-//! ([`EventQueue::dropped`]).
-//!
-//! # Crossfade
-//!
-//! [`crossfade`](AnimPlayer::crossfade)`(clip, d)` starts `clip` (as `play`) while the current
-//! clip keeps playing as the outgoing one. The incoming weight is `w = elapsed / d`, where
-//! `elapsed` is the real time (`dt` summed, not scaled by the speed) since the crossfade; both
-//! clips advance and [`evaluate`](AnimPlayer::evaluate) samples both and blends them with
-//! [`BlendingJob`] weights `1 − w` (outgoing) and `w` (incoming). The update that brings `w` to 1
-//! drops the outgoing clip. A crossfade during a crossfade drops the older outgoing clip at once
-//! (the pose may jump); a `d` that is not positive is a `play`.
-//!
-//! # Root motion
-//!
-//! With [`set_root_motion`](AnimPlayer::set_root_motion), `update` returns the root bone's motion
-//! over the update, as defined in [`MotionJoint`] (3D [`RootMotion3`](super::RootMotion3), 2D
-//! [`RootMotion2`](super::RootMotion2)): compensated at loop wraps, nothing for a seek. During a
-//! crossfade the two clips' motions are interpolated with the incoming weight `w` reached at the
-//! end of the update. With `remove`, `evaluate` replaces the root's translation and rotation, in
-//! each sampled clip, by their values at the clip's time 0 (scale is kept), so the motion is
-//! carried by the character, not by the pose. Without root motion, `update` returns
-//! [`MotionJoint::NO_MOTION`]. Root poses are sampled one bone at a time (a one-bone view of the
-//! skeleton and clip given to the [`SamplingJob`]), at most four per clip and update.
-//!
-//! # Memory
-//!
-//! An `AnimPlayer<S, J, N>` holds two [`SamplingContext`]s and two scratch poses (for the two
-//! clips of a crossfade) for up to `N` bones, and its playback state: per bone
-//! `2 × 12 + 2 × size_of::<J>()` bytes, that is **104 bytes** for `Transform3` and **64 bytes**
-//! for `Transform2` (f32 or Q16.16 alike), plus [`AnimPlayer::STATE_BYTES`] = 40 bytes
-//! (padding included; `kernel/tests/skeleton_players.rs` checks these with `size_of`). A 70-bone
-//! 3D player is 7,320 bytes; the output pose is the caller's.
-//!
-//! # Example
-//!
-//! ```
-//! use ossicle::event::EventQueue;
-//! use ossicle::math::{Transform3, Vec3};
-//! use ossicle::skeleton::{
-//!     AnimPlayer, ChannelData, ClipEvent, Interpolation, Rig, RootMotionSettings, SkelEvent, SliceSkelClip,
-//!     SliceSkeleton, SliceTrack,
-//! };
-//!
-//! let parents = [u16::MAX];
-//! let rest = [Transform3::<f32>::IDENTITY];
-//! let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
-//! // "walk": the root goes from x = 0 to x = 10 over a 1 s loop; a "step" event at 0.5 s.
-//! let times = [0.0f32, 1.0];
-//! let xs = [0.0f32, 0.0, 0.0, 10.0, 0.0, 0.0];
-//! let ch = ChannelData { interpolation: Interpolation::Linear, times: &times[..], values: &xs[..], tangents: &[][..] };
-//! let tracks = [SliceTrack { channels: [Some(ch), None, None] }];
-//! const STEP: u16 = 3;
-//! let events = [ClipEvent { time: 0.5f32, name: STEP }];
-//! let clips = [SliceSkelClip { duration: 1.0, looping: true, tracks: &tracks, events: &events }];
-//! let rig = Rig::new(&skeleton, &clips);
-//!
-//! let mut player: AnimPlayer<f32, Transform3<f32>, 1> = AnimPlayer::new(7);
-//! player.set_root_motion(Some(RootMotionSettings { bone: 0, remove: true }));
-//! player.play(&clips, 0).unwrap();
-//! let mut q: EventQueue<4, SkelEvent<f32>> = EventQueue::new();
-//! player.update(&rig, 0.25, &mut q).unwrap();
-//! // From 0.25 s across the loop end to 0.25 s again: +10 m, and the step at 0.5 s.
-//! let motion = player.update(&rig, 1.0, &mut q).unwrap();
-//! assert!((motion.translation.x - 10.0).abs() < 1e-5);
-//! assert_eq!(q.pop(), Some(SkelEvent::Clip { player: 7, clip: 0, event: events[0] }));
-//! // The root's motion is removed from the pose: it stays at the clip's start.
-//! let mut pose = [Transform3::IDENTITY; 1];
-//! player.evaluate(&rig, &mut pose).unwrap();
-//! assert_eq!(pose[0].translation, Vec3::ZERO);
-//! ```
+//! [`AnimPlayer`]: plays skeletal clips on top of the jobs (the rules are on the type).
 
 use super::blend::{BlendLayer, BlendingJob};
 use super::clock::{advance, clip_info, finite, place, Playhead, SkelEvent};
@@ -269,11 +162,117 @@ where
     Ok(())
 }
 
-/// Plays skeletal clips: one at a time, or two during a crossfade (see the
-/// [module documentation](self) for the rules and the memory figures).
+/// Plays skeletal clips: one at a time, or two during a crossfade.
 ///
 /// `S` is the scalar, `J` the joint ([`Transform3`](crate::math::Transform3) or
 /// [`Transform2`](crate::math::Transform2)), `N` the largest skeleton it plays (bones).
+///
+///
+/// # Clips are indices
+///
+/// A player names clips by their index (`u16`) in a slice of clips the caller owns (`&[C]`, any
+/// [`SkelClipSource`]; blob clip views or [`SliceSkelClip`](super::SliceSkelClip)s), passed with
+/// the skeleton as a [`Rig`] to every call that reads clips. The player holds no reference, so it
+/// has no lifetime, can live in a `static` or a pool next to the assets it plays, and many players
+/// share one clip slice. Pass the same slice every time: an index past its end is a
+/// [`PlayerError::NoSuchClip`], never a panic.
+///
+/// # Time
+///
+/// - [`update`](AnimPlayer::update)`(dt)` moves the clip time by `dt × speed` (`dt` in seconds; a
+///   negative or non-finite `dt` counts as 0; a paused player does nothing). A looping clip wraps
+///   with `rem_euclid` into `[0, L)`, a non-looping one clamps to `[0, L]` and pushes
+///   [`SkelEvent::Finished`] once when it reaches its end (its start, backwards).
+/// - [`play`](AnimPlayer::play) starts a clip at 0, or at its end `L` when the speed is negative.
+/// - [`seek`](AnimPlayer::seek) moves the current clip's time (wrapped or clamped as above) and
+///   emits nothing: no events, no root motion (the next update measures from the seek's time).
+/// - The loop flag is the clip's, unless [`set_looping`](AnimPlayer::set_looping) overrides it.
+///
+/// # Events: half-open intervals in the direction of travel
+///
+/// An update from `t0` to `t1` pushes, as [`SkelEvent::Clip`], every clip event whose time is in
+/// `(t0, t1]` playing forwards, `[t1, t0)` backwards, in the order they are crossed (by time, then
+/// by index; descending backwards). So an event exactly at the update's start time is not pushed
+/// again (it was pushed by the update that ended there), one exactly at its end time is. The first
+/// update after a `play` or `crossfade` includes its start time (`[0, t1]`, or `[t1, L]`
+/// backwards), so events at the clip's start are pushed once; a `seek` does not.
+///
+/// Crossing the end of a looping clip forwards `k` times pushes `(t0, L]`, then `[0, L]` for each
+/// of the `k − 1` whole passes, then `[0, t1]` (backwards: `[0, t0)`, `[0, L]` descending per
+/// whole pass, `[t1, L]`). An event at `L` and one at 0 are both pushed at each wrap. At most
+/// [`MAX_FULL_PASSES_PER_UPDATE`](super::MAX_FULL_PASSES_PER_UPDATE) whole passes push their
+/// events in one update (root motion counts all of them). During a crossfade the outgoing clip's
+/// events come first, then the incoming clip's. A full queue drops and counts events
+/// ([`EventQueue::dropped`]).
+///
+/// # Crossfade
+///
+/// [`crossfade`](AnimPlayer::crossfade)`(clip, d)` starts `clip` (as `play`) while the current
+/// clip keeps playing as the outgoing one. The incoming weight is `w = elapsed / d`, where
+/// `elapsed` is the real time (`dt` summed, not scaled by the speed) since the crossfade; both
+/// clips advance and [`evaluate`](AnimPlayer::evaluate) samples both and blends them with
+/// [`BlendingJob`] weights `1 − w` (outgoing) and `w` (incoming). The update that brings `w` to 1
+/// drops the outgoing clip. A crossfade during a crossfade drops the older outgoing clip at once
+/// (the pose may jump); a `d` that is not positive is a `play`.
+///
+/// # Root motion
+///
+/// With [`set_root_motion`](AnimPlayer::set_root_motion), `update` returns the root bone's motion
+/// over the update, as defined in [`MotionJoint`] (3D [`RootMotion3`](super::RootMotion3), 2D
+/// [`RootMotion2`](super::RootMotion2)): compensated at loop wraps, nothing for a seek. During a
+/// crossfade the two clips' motions are interpolated with the incoming weight `w` reached at the
+/// end of the update. With `remove`, `evaluate` replaces the root's translation and rotation, in
+/// each sampled clip, by their values at the clip's time 0 (scale is kept), so the motion is
+/// carried by the character, not by the pose. Without root motion, `update` returns
+/// [`MotionJoint::NO_MOTION`]. Root poses are sampled one bone at a time (a one-bone view of the
+/// skeleton and clip given to the [`SamplingJob`]), at most four per clip and update.
+///
+/// # Memory
+///
+/// An `AnimPlayer<S, J, N>` holds two [`SamplingContext`]s and two scratch poses (for the two
+/// clips of a crossfade) for up to `N` bones, and its playback state: per bone
+/// `2 × 12 + 2 × size_of::<J>()` bytes, that is **104 bytes** for `Transform3` and **64 bytes**
+/// for `Transform2` (f32 or Q16.16 alike), plus [`AnimPlayer::STATE_BYTES`] = 40 bytes
+/// (padding included; `kernel/tests/skeleton_players.rs` checks these with `size_of`). A 70-bone
+/// 3D player is 7,320 bytes; the output pose is the caller's.
+///
+/// # Example
+///
+/// ```
+/// use ossicle::event::EventQueue;
+/// use ossicle::math::{Transform3, Vec3};
+/// use ossicle::skeleton::{
+///     AnimPlayer, ChannelData, ClipEvent, Interpolation, Rig, RootMotionSettings, SkelEvent, SliceSkelClip,
+///     SliceSkeleton, SliceTrack,
+/// };
+///
+/// let parents = [u16::MAX];
+/// let rest = [Transform3::<f32>::IDENTITY];
+/// let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+/// // "walk": the root goes from x = 0 to x = 10 over a 1 s loop; a "step" event at 0.5 s.
+/// let times = [0.0f32, 1.0];
+/// let xs = [0.0f32, 0.0, 0.0, 10.0, 0.0, 0.0];
+/// let ch = ChannelData { interpolation: Interpolation::Linear, times: &times[..], values: &xs[..], tangents: &[][..] };
+/// let tracks = [SliceTrack { channels: [Some(ch), None, None] }];
+/// const STEP: u16 = 3;
+/// let events = [ClipEvent { time: 0.5f32, name: STEP }];
+/// let clips = [SliceSkelClip { duration: 1.0, looping: true, tracks: &tracks, events: &events }];
+/// let rig = Rig::new(&skeleton, &clips);
+///
+/// let mut player: AnimPlayer<f32, Transform3<f32>, 1> = AnimPlayer::new(7);
+/// player.set_root_motion(Some(RootMotionSettings { bone: 0, remove: true }));
+/// player.play(&clips, 0).unwrap();
+/// let mut q: EventQueue<4, SkelEvent<f32>> = EventQueue::new();
+/// player.update(&rig, 0.25, &mut q).unwrap();
+/// // From 0.25 s across the loop end to 0.25 s again: +10 m, and the step at 0.5 s.
+/// let motion = player.update(&rig, 1.0, &mut q).unwrap();
+/// assert!((motion.translation.x - 10.0).abs() < 1e-5);
+/// assert_eq!(q.pop(), Some(SkelEvent::Clip { player: 7, clip: 0, event: events[0] }));
+/// // The root's motion is removed from the pose: it stays at the clip's start.
+/// let mut pose = [Transform3::IDENTITY; 1];
+/// player.evaluate(&rig, &mut pose).unwrap();
+/// assert_eq!(pose[0].translation, Vec3::ZERO);
+/// ```
 #[derive(Clone, Debug)]
 pub struct AnimPlayer<S, J, const N: usize> {
     id: u16,
@@ -292,7 +291,7 @@ pub struct AnimPlayer<S, J, const N: usize> {
 }
 
 impl<S: Scalar, J: MotionJoint<S>, const N: usize> AnimPlayer<S, J, N> {
-    /// The bytes of playback state besides the per-bone arrays (see the module documentation).
+    /// The bytes of playback state besides the per-bone arrays (see [`AnimPlayer`]).
     pub const STATE_BYTES: usize = core::mem::size_of::<Self>() - N * (24 + 2 * core::mem::size_of::<J>());
 
     /// A stopped player; `id` goes into its events.
@@ -342,7 +341,7 @@ impl<S: Scalar, J: MotionJoint<S>, const N: usize> AnimPlayer<S, J, N> {
     }
 
     /// Starts `clip` as [`play`](Self::play) does and fades the current clip out over `duration`
-    /// seconds (see the module documentation). Without a playing clip, or with a `duration` that
+    /// seconds (see [`AnimPlayer`]). Without a playing clip, or with a `duration` that
     /// is not positive, this is `play`.
     pub fn crossfade<C: SkelClipSource<S>>(&mut self, clips: &[C], clip: u16, duration: S) -> Result<(), PlayerError> {
         let (len, _) = clip_len(clips, clip, self.looping)?;
@@ -449,7 +448,7 @@ impl<S: Scalar, J: MotionJoint<S>, const N: usize> AnimPlayer<S, J, N> {
     }
 
     /// Advances the playing clips by `dt` seconds (times the speed), pushes the clip events
-    /// crossed into `events`, and returns the root motion (see the module documentation).
+    /// crossed into `events`, and returns the root motion (see [`AnimPlayer`]).
     pub fn update<K, C, const Q: usize>(
         &mut self,
         rig: &Rig<'_, K, C>,

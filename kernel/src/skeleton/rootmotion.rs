@@ -1,18 +1,6 @@
 //! Root motion: how far a chosen root bone moved during an update, as a translation and rotation
 //! delta in the root's parent space, and the [`MotionJoint`] trait that gives those deltas for 3D
 //! ([`RootMotion3`]) and 2D ([`RootMotion2`]) joints.
-//!
-//! # Definition
-//!
-//! With `T(t)` and `R(t)` the root bone's local translation and rotation at clip time `t`, an
-//! update that moves the clip from `t0` to `t1` without wrapping reports
-//! `ΔT = T(t1) − T(t0)` and `ΔR = R(t1) · R(t0)⁻¹` (2D: `Δθ = θ(t1) − θ(t0)`). An update that
-//! crosses the end of a looping clip of length `L` forwards `k ≥ 1` times reports the sum of its
-//! pieces: `(T(L) − T(t0)) + (k − 1)·(T(L) − T(0)) + (T(t1) − T(0))`, rotations chained the same
-//! way (later pieces multiplied on the left); backwards, mirrored: `(T(0) − T(t0)) +
-//! (k − 1)·(T(0) − T(L)) + (T(t1) − T(L))`. A seek reports nothing. Translation deltas are simply
-//! summed in the root's parent space (they are not rotated by the rotation delta): apply them to
-//! the character in that space.
 
 use super::source::{ChannelData, ChannelKind, ClipEvent, Joint, SkelClipSource, SkeletonSource};
 use crate::math::{Quat, Transform2, Transform3, Vec2, Vec3};
@@ -20,6 +8,16 @@ use crate::scalar::Scalar;
 
 /// A joint type whose root motion can be measured: [`Transform3`] ([`RootMotion3`]) and
 /// [`Transform2`] ([`RootMotion2`]).
+///
+/// With `T(t)` and `R(t)` the root bone's local translation and rotation at clip time `t`, an
+/// update that moves the clip from `t0` to `t1` without wrapping reports
+/// `ΔT = T(t1) − T(t0)` and `ΔR = R(t1) · R(t0)⁻¹` (2D: `Δθ = θ(t1) − θ(t0)`). An update that
+/// crosses the end of a looping clip of length `L` forwards `k ≥ 1` times reports the sum of its
+/// pieces: `(T(L) − T(t0)) + (k − 1)·(T(L) − T(0)) + (T(t1) − T(0))`, rotations chained the same
+/// way (later pieces multiplied on the left); backwards, mirrored: `(T(0) − T(t0)) +
+/// (k − 1)·(T(0) − T(L)) + (T(t1) − T(L))`. A seek reports nothing. Translation deltas are simply
+/// summed in the root's parent space (they are not rotated by the rotation delta): apply them to
+/// the character in that space.
 pub trait MotionJoint<S: Scalar>: Joint<S> {
     /// A root motion delta (translation and rotation).
     type Delta: Copy + PartialEq + core::fmt::Debug;

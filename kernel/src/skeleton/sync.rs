@@ -1,38 +1,4 @@
-//! Sync markers: keep a follower clip's phase aligned with a leader's (left foot down at the same
-//! moment in a walk and a run).
-//!
-//! Each clip carries markers: names (string ids) at times, sorted by time, in a
-//! [`MarkerTrack`]. The caller supplies them (the blob format has only events; a caller can take
-//! the events whose names are in its marker set with [`collect_markers`]).
-//!
-//! # Rule
-//!
-//! [`sync_time`] finds the leader's marker pair around its time: the last marker at or before it
-//! (`A`) and the next one (`B`; in a looping clip the pair wraps: after the last marker comes the
-//! first, and before the first marker the pair is last → first; one marker pairs with itself over
-//! a whole cycle). The leader is at fraction `f = (t − t_A) / (t_B − t_A)` of that span (spans
-//! measured forwards, across the loop end when wrapping; a span of 0 gives `f = 0`). In the
-//! follower, every consecutive pair named `A` → `B` (wrapping likewise when it loops) is a
-//! candidate, placed at the same fraction of its own span; the candidate nearest the follower's
-//! current time wins (cyclic distance when it loops; the first of equal ones). When the leader
-//! has no pair (no markers, or before the first / after the last marker of a non-looping clip) or
-//! the follower has no such pair, the result falls back to normalised time:
-//! `t_follower = t_leader / L_leader × L_follower` ([`SyncResult::by_markers`] is then false).
-//!
-//! ```
-//! use ossicle::skeleton::{sync_time, MarkerTrack, SyncMarker};
-//!
-//! const LEFT: u16 = 1;
-//! const RIGHT: u16 = 2;
-//! // Walk (1 s): left foot at 0.1 s, right at 0.6 s. Run (0.5 s): left at 0.0 s, right at 0.2 s.
-//! let walk = [SyncMarker { time: 0.1f32, name: LEFT }, SyncMarker { time: 0.6, name: RIGHT }];
-//! let run = [SyncMarker { time: 0.0f32, name: LEFT }, SyncMarker { time: 0.2, name: RIGHT }];
-//! let walk = MarkerTrack { markers: &walk, duration: 1.0, looping: true };
-//! let run = MarkerTrack { markers: &run, duration: 0.5, looping: true };
-//! // The walk at 0.35 s is half-way from left to right; so is the run at 0.1 s.
-//! let r = sync_time(&walk, 0.35, &run, 0.0);
-//! assert!(r.by_markers && (r.time - 0.1).abs() < 1e-6);
-//! ```
+//! Sync markers: [`sync_time`] aligns a follower clip's phase with a leader's.
 
 use super::clock::finite;
 use super::source::SkelClipSource;
@@ -118,8 +84,43 @@ impl<S: Scalar> MarkerTrack<'_, S> {
     }
 }
 
-/// The follower's time that matches the leader's (see the [module documentation](self)).
-/// `follower_time` is the follower's current time, used to choose among several matching pairs.
+/// The follower's time that matches the leader's: keeps a follower clip's phase aligned with a
+/// leader's (left foot down at the same moment in a walk and a run). `follower_time` is the
+/// follower's current time, used to choose among several matching pairs.
+///
+///
+/// Each clip carries markers: names (string ids) at times, sorted by time, in a
+/// [`MarkerTrack`]. The caller supplies them (the blob format has only events; a caller can take
+/// the events whose names are in its marker set with [`collect_markers`]).
+///
+/// # Rule
+///
+/// [`sync_time`] finds the leader's marker pair around its time: the last marker at or before it
+/// (`A`) and the next one (`B`; in a looping clip the pair wraps: after the last marker comes the
+/// first, and before the first marker the pair is last → first; one marker pairs with itself over
+/// a whole cycle). The leader is at fraction `f = (t − t_A) / (t_B − t_A)` of that span (spans
+/// measured forwards, across the loop end when wrapping; a span of 0 gives `f = 0`). In the
+/// follower, every consecutive pair named `A` → `B` (wrapping likewise when it loops) is a
+/// candidate, placed at the same fraction of its own span; the candidate nearest the follower's
+/// current time wins (cyclic distance when it loops; the first of equal ones). When the leader
+/// has no pair (no markers, or before the first / after the last marker of a non-looping clip) or
+/// the follower has no such pair, the result falls back to normalised time:
+/// `t_follower = t_leader / L_leader × L_follower` ([`SyncResult::by_markers`] is then false).
+///
+/// ```
+/// use ossicle::skeleton::{sync_time, MarkerTrack, SyncMarker};
+///
+/// const LEFT: u16 = 1;
+/// const RIGHT: u16 = 2;
+/// // Walk (1 s): left foot at 0.1 s, right at 0.6 s. Run (0.5 s): left at 0.0 s, right at 0.2 s.
+/// let walk = [SyncMarker { time: 0.1f32, name: LEFT }, SyncMarker { time: 0.6, name: RIGHT }];
+/// let run = [SyncMarker { time: 0.0f32, name: LEFT }, SyncMarker { time: 0.2, name: RIGHT }];
+/// let walk = MarkerTrack { markers: &walk, duration: 1.0, looping: true };
+/// let run = MarkerTrack { markers: &run, duration: 0.5, looping: true };
+/// // The walk at 0.35 s is half-way from left to right; so is the run at 0.1 s.
+/// let r = sync_time(&walk, 0.35, &run, 0.0);
+/// assert!(r.by_markers && (r.time - 0.1).abs() < 1e-6);
+/// ```
 pub fn sync_time<S: Scalar>(
     leader: &MarkerTrack<'_, S>,
     leader_time: S,
