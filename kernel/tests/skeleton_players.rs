@@ -659,6 +659,47 @@ fn sync_markers<S: Scalar>() {
     assert_eq!(collect_markers(&clip, &[L, R], &mut out[..1]), 1);
 }
 
+fn players_follow_markers<S: Scalar>() {
+    const L: u16 = 1;
+    const R: u16 = 2;
+    let (parents, rest) = one_bone::<S>();
+    let skel = SliceSkeleton::new(&parents, &rest).unwrap();
+    // Clip 0: walk, 1 s, feet at 0.125 (L) and 0.625 (R). Clip 1: run, 0.5 s, feet at 0 and 0.25.
+    let clips = [
+        SliceSkelClip { duration: S::ONE, looping: true, tracks: &[], events: &[] },
+        SliceSkelClip { duration: S::HALF, looping: true, tracks: &[], events: &[] },
+    ];
+    let rig = Rig::new(&skel, &clips);
+    let m = |t: f64, name: u16| SyncMarker { time: s::<S>(t), name };
+    let walk_m = [m(0.125, L), m(0.625, R)];
+    let run_m = [m(0.0, L), m(0.25, R)];
+    let walk = MarkerTrack { markers: &walk_m, duration: S::ONE, looping: true };
+    let run = MarkerTrack { markers: &run_m, duration: S::HALF, looping: true };
+    let mut leader: AnimPlayer<S, Transform3<S>, 1> = AnimPlayer::new(1);
+    let mut follower: AnimPlayer<S, Transform3<S>, 1> = AnimPlayer::new(2);
+    let mut q = Q::<S>::new();
+    leader.play(&clips, 0).unwrap();
+    follower.play(&clips, 1).unwrap();
+    // Both advance 0.375 s: the leader at 0.375 (half of L→R), the follower at 0.375 by itself;
+    // following puts it half-way between its L (0) and R (0.25): 0.125.
+    leader.update(&rig, s(0.375), &mut q).unwrap();
+    follower.update(&rig, s(0.375), &mut q).unwrap();
+    assert!(follower.follow(&clips, &walk, leader.current().unwrap().1, &run).unwrap());
+    close(follower.current().unwrap().1, 0.125, tol::<S>());
+    // Another 0.5 s: the leader at 0.875 (half of R→L across the end): the follower at 0.375.
+    leader.update(&rig, s(0.5), &mut q).unwrap();
+    follower.update(&rig, s(0.5), &mut q).unwrap();
+    assert!(follower.follow(&clips, &walk, leader.current().unwrap().1, &run).unwrap());
+    close(follower.current().unwrap().1, 0.375, tol::<S>());
+    // Unmatched markers: normalised time, 0.875 × 0.5.
+    let other_m = [m(0.0, 9)];
+    let other = MarkerTrack { markers: &other_m, duration: S::HALF, looping: true };
+    assert!(!follower.follow(&clips, &walk, leader.current().unwrap().1, &other).unwrap());
+    close(follower.current().unwrap().1, 0.4375, tol::<S>());
+    follower.stop();
+    assert_eq!(follower.follow(&clips, &walk, S::ZERO, &run), Err(PlayerError::NotPlaying));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Errors and robustness
 
@@ -808,5 +849,6 @@ both!(
     blend_space_pose,
     one_shot,
     sync_markers,
+    players_follow_markers,
     errors_and_robustness,
 );

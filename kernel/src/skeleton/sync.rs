@@ -1,6 +1,8 @@
 //! Sync markers: [`sync_time`] aligns a follower clip's phase with a leader's.
 
 use super::clock::finite;
+use super::player::{AnimPlayer, PlayerError};
+use super::rootmotion::MotionJoint;
 use super::source::SkelClipSource;
 use crate::scalar::Scalar;
 
@@ -173,5 +175,39 @@ pub fn sync_time<S: Scalar>(
     match best {
         Some((_, time)) => SyncResult { time, by_markers: true },
         None => fallback(),
+    }
+}
+
+impl<S: Scalar, J: MotionJoint<S>, const N: usize> AnimPlayer<S, J, N> {
+    /// Moves this player's current clip to the time [`sync_time`] gives for a leader at
+    /// `leader_time` (this player's own markers in `mine`, its current time choosing among several
+    /// matching pairs), as a [`seek`](AnimPlayer::seek): no events, no root motion. Call it after
+    /// both players' updates. Returns whether markers placed it (false: normalised time).
+    ///
+    /// ```
+    /// use ossicle::math::Transform2;
+    /// use ossicle::skeleton::{AnimPlayer, MarkerTrack, SliceSkelClip, SyncMarker};
+    ///
+    /// let clips = [SliceSkelClip::<f32> { duration: 0.5, looping: true, tracks: &[], events: &[] }];
+    /// let walk = [SyncMarker { time: 0.0f32, name: 1 }, SyncMarker { time: 0.5, name: 2 }];
+    /// let run = [SyncMarker { time: 0.0f32, name: 1 }, SyncMarker { time: 0.25, name: 2 }];
+    /// let walk = MarkerTrack { markers: &walk, duration: 1.0, looping: true };
+    /// let run = MarkerTrack { markers: &run, duration: 0.5, looping: true };
+    /// let mut follower: AnimPlayer<f32, Transform2<f32>, 1> = AnimPlayer::new(1);
+    /// follower.play(&clips, 0).unwrap();
+    /// assert!(follower.follow(&clips, &walk, 0.75, &run).unwrap());
+    /// assert_eq!(follower.current(), Some((0, 0.375)));
+    /// ```
+    pub fn follow<C: SkelClipSource<S>>(
+        &mut self,
+        clips: &[C],
+        leader: &MarkerTrack<'_, S>,
+        leader_time: S,
+        mine: &MarkerTrack<'_, S>,
+    ) -> Result<bool, PlayerError> {
+        let Some((_, now)) = self.current() else { return Err(PlayerError::NotPlaying) };
+        let r = sync_time(leader, leader_time, mine, now);
+        self.seek(clips, r.time)?;
+        Ok(r.by_markers)
     }
 }
