@@ -433,6 +433,68 @@ fn crossfade<S: Scalar>() {
     assert_eq!(pose[0], Transform3::IDENTITY);
 }
 
+fn crossfade_2d_and_refade<S: Scalar>() {
+    // 2D: clip 0 holds angle 0 and x 0, clip 1 holds angle 1 and x 8, clip 2 holds angle −1, x −8.
+    let parents = [u16::MAX];
+    let rest = [Transform2::<S>::IDENTITY];
+    let skel = SliceSkeleton::new(&parents, &rest).unwrap();
+    let t0 = [S::ZERO];
+    let (x0, x8, xm8) = ([S::ZERO, S::ZERO], [s(8.0), S::ZERO], [s(-8.0), S::ZERO]);
+    let (a0, a1, am1) = ([S::ZERO], [S::ONE], [S::NEG_ONE]);
+    let tr0 = [SliceTrack { channels: [Some(lin(&t0, &x0)), Some(lin(&t0, &a0)), None] }];
+    let tr1 = [SliceTrack { channels: [Some(lin(&t0, &x8)), Some(lin(&t0, &a1)), None] }];
+    let tr2 = [SliceTrack { channels: [Some(lin(&t0, &xm8)), Some(lin(&t0, &am1)), None] }];
+    let clips = [
+        SliceSkelClip { duration: S::ONE, looping: true, tracks: &tr0, events: &[] },
+        SliceSkelClip { duration: S::ONE, looping: true, tracks: &tr1, events: &[] },
+        SliceSkelClip { duration: S::ONE, looping: true, tracks: &tr2, events: &[] },
+    ];
+    let rig = Rig::new(&skel, &clips);
+    let mut p: AnimPlayer<S, Transform2<S>, 1> = AnimPlayer::new(0);
+    let mut q = Q::<S>::new();
+    let mut pose = [Transform2::IDENTITY; 1];
+    p.play(&clips, 0).unwrap();
+    // Crossfade over 2 s; after 0.5 s, w = 0.25: x 2, angle 0.25.
+    p.crossfade(&clips, 1, S::TWO).unwrap();
+    p.update(&rig, S::HALF, &mut q).unwrap();
+    p.evaluate(&rig, &mut pose).unwrap();
+    close(pose[0].translation.x, 2.0, 10.0 * tol::<S>());
+    close(pose[0].angle, 0.25, 4.0 * tol::<S>());
+    // A crossfade during a crossfade: clip 0 (the older outgoing clip) is dropped; clip 1 fades
+    // out against clip 2 over 1 s. After 0.25 s: w = 0.25: x 0.75·8 − 0.25·8 = 4, angle 0.5.
+    p.crossfade(&clips, 2, S::ONE).unwrap();
+    assert_eq!(p.outgoing().map(|o| o.0), Some(1));
+    p.update(&rig, s(0.25), &mut q).unwrap();
+    p.evaluate(&rig, &mut pose).unwrap();
+    close(pose[0].translation.x, 4.0, 10.0 * tol::<S>());
+    close(pose[0].angle, 0.5, 4.0 * tol::<S>());
+}
+
+fn events_non_looping_backward<S: Scalar>() {
+    let (parents, rest) = one_bone::<S>();
+    let skel = SliceSkeleton::new(&parents, &rest).unwrap();
+    let events = [ev::<S>(0.0, A), ev(0.25, B), ev(0.5, C), ev(1.0, D)];
+    let clips = [SliceSkelClip { duration: S::ONE, looping: false, tracks: &[], events: &events }];
+    let rig = Rig::new(&skel, &clips);
+    let mut p: AnimPlayer<S, Transform3<S>, 1> = AnimPlayer::new(0);
+    let mut q = Q::<S>::new();
+    p.set_speed(s(-0.5));
+    p.play(&clips, 0).unwrap();
+    // From the end backwards at half speed: 0.5 s of dt is 0.25 s of clip: [0.75, 1] → D.
+    p.update(&rig, S::HALF, &mut q).unwrap();
+    assert_eq!(names(&mut q), [D]);
+    // 2 s more: −1 clamps at 0: [0, 0.75) → C B A, then Finished.
+    p.update(&rig, S::TWO, &mut q).unwrap();
+    assert_eq!(names(&mut q), [C, B, A, FIN]);
+    assert_eq!(p.current(), Some((0, S::ZERO)));
+    p.update(&rig, S::ONE, &mut q).unwrap();
+    assert!(q.is_empty());
+    // Turned forwards again it plays on from 0 (A at 0 is excluded: it was the last interval's end).
+    p.set_speed(S::ONE);
+    p.update(&rig, s(0.25), &mut q).unwrap();
+    assert_eq!(names(&mut q), [B]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Blend spaces
 
@@ -859,6 +921,8 @@ both!(
     root_motion_3d,
     root_motion_2d,
     crossfade,
+    crossfade_2d_and_refade,
+    events_non_looping_backward,
     blend_space_1d,
     blend_space_2d,
     sync_phase,
