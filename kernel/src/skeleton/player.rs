@@ -175,7 +175,9 @@ where
 /// the skeleton as a [`Rig`] to every call that reads clips. The player holds no reference, so it
 /// has no lifetime, can live in a `static` or a pool next to the assets it plays, and many players
 /// share one clip slice. Pass the same slice every time: an index past its end is a
-/// [`PlayerError::NoSuchClip`], never a panic.
+/// [`PlayerError::NoSuchClip`], never a panic. Clips read from a blob are small views (a few
+/// slices each), collected once into an array or a `heapless::Vec` the caller keeps; the keys stay
+/// in the blob.
 ///
 /// # Time
 ///
@@ -221,11 +223,13 @@ where
 /// over the update, as defined in [`MotionJoint`] (3D [`RootMotion3`](super::RootMotion3), 2D
 /// [`RootMotion2`](super::RootMotion2)): compensated at loop wraps, nothing for a seek. During a
 /// crossfade the two clips' motions are interpolated with the incoming weight `w` reached at the
-/// end of the update. With `remove`, `evaluate` replaces the root's translation and rotation, in
+/// end of the update (the update that ends the crossfade reports the incoming clip's motion
+/// alone). With `remove`, `evaluate` replaces the root's translation and rotation, in
 /// each sampled clip, by their values at the clip's time 0 (scale is kept), so the motion is
 /// carried by the character, not by the pose. Without root motion, `update` returns
 /// [`MotionJoint::NO_MOTION`]. Root poses are sampled one bone at a time (a one-bone view of the
-/// skeleton and clip given to the [`SamplingJob`]), at most four per clip and update.
+/// skeleton and clip given to the [`SamplingJob`]): at most four per clip and update, and one
+/// per clip and `evaluate` with `remove` (the start pose).
 ///
 /// # Memory
 ///
