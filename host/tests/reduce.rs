@@ -8,8 +8,8 @@
 
 use ossicle_host::ir::{BoneIr, BoneTrackIr, ChannelKey, Origin, SkelClipIr, SkeletonIr, Transform3};
 use ossicle_host::reduce::{
-    compose, key_count, local_to_model, measure_error, quantize_channel, quantize_clip, reduce, sample_local,
-    sample_times, ErrorStats, ReduceOptions,
+    compose, key_count, local_to_model, measure_error, quantize_channel, quantize_clip, reduce, reduce_quantized,
+    sample_local, sample_times, ErrorStats, ReduceOptions,
 };
 use ossicle_host::sources::eva;
 use std::path::Path;
@@ -511,41 +511,39 @@ fn slowrun_reduces_within_a_tenth_of_a_millimetre() {
 #[ignore]
 fn print_fixture_figures() {
     let Some(dir) = fixtures() else { return };
-    let opts = ReduceOptions::default();
+    println!("vertex distance {D} cm; error columns in cm; `under` = share of (bone, time) samples <= the bound");
     println!(
-        "max error {} at {} (units: cm), threshold {}",
-        opts.max_error_cm, opts.vertex_distance, opts.max_error_cm
-    );
-    println!(
-        "{:<8} {:>6} {:>6} {:>5} {:>9} {:>9} {:>7} {:>9} {:>9} {:>7} {:>9} {:>9} {:>7} {:>6}",
-        "clip",
-        "keys",
-        "after",
-        "ratio",
-        "max",
-        "p99",
-        "under",
-        "q max",
-        "q p99",
-        "q under",
-        "qo max",
-        "qo p99",
-        "qo und",
-        "secs"
+        "{:<8} {:<30} {:>6} {:>6} {:>5} {:>9} {:>9} {:>7} {:>6}  worst",
+        "clip", "variant", "keys", "after", "ratio", "max", "p99", "under", "secs"
     );
     for name in ["Idle", "Jumping", "SlowRun"] {
         let (sk, c) = load(&dir, name);
-        let start = std::time::Instant::now();
-        let (r, s) = reduce(&sk, &c, &opts).unwrap();
-        let secs = start.elapsed().as_secs_f64();
-        let q = measure_error(&sk, &c, &quantize_clip(&r), D, opts.max_error_cm).unwrap();
-        let qo = measure_error(&sk, &c, &quantize_clip(&c), D, opts.max_error_cm).unwrap();
-        println!(
-            "{name:<8} {:>6} {:>6} {:>5.1} {:>9.6} {:>9.6} {:>7.4} {:>9.6} {:>9.6} {:>7.4} {:>9.6} {:>9.6} {:>7.4} {:>6.2}",
-            key_count(&c), key_count(&r), key_count(&c) as f64 / key_count(&r) as f64,
-            s.max, s.p99, s.under_threshold_share, q.max, q.p99, q.under_threshold_share,
-            qo.max, qo.p99, qo.under_threshold_share, secs
-        );
-        println!("         worst: reduced {:?}, reduced+quantised {:?}, samples {}", s.worst, q.worst, s.samples);
+        let row = |variant: &str, r: &SkelClipIr, s: &ErrorStats, secs: f64| {
+            let (before, after) = (key_count(&c), key_count(r));
+            println!(
+                "{name:<8} {variant:<30} {before:>6} {after:>6} {:>5.1} {:>9.6} {:>9.6} {:>7.4} {secs:>6.2}  {} @ {}",
+                before as f64 / after as f64,
+                s.max,
+                s.p99,
+                s.under_threshold_share,
+                s.worst.0,
+                s.worst.1
+            );
+        };
+        let q = quantize_clip(&c);
+        row("quantised only (0.01)", &q, &measure_error(&sk, &c, &q, D, 0.01).unwrap(), 0.0);
+        for bound in [0.01, 0.1] {
+            let opts = ReduceOptions { max_error_cm: bound, ..Default::default() };
+            let start = std::time::Instant::now();
+            let (r, s) = reduce(&sk, &c, &opts).unwrap();
+            let secs = start.elapsed().as_secs_f64();
+            row(&format!("(a) reduced ({bound})"), &r, &s, secs);
+            let rq = quantize_clip(&r);
+            row(&format!("(b) reduced+quantised ({bound})"), &rq, &measure_error(&sk, &c, &rq, D, bound).unwrap(), 0.0);
+            let start = std::time::Instant::now();
+            let (r, s) = reduce_quantized(&sk, &c, &opts).unwrap();
+            let secs = start.elapsed().as_secs_f64();
+            row(&format!("(c) reduce_quantized ({bound})"), &r, &s, secs);
+        }
     }
 }
