@@ -76,7 +76,7 @@
 //! normalises them.
 
 use crate::error::HostError;
-use crate::ir::{BoneTrackIr, ChannelKey, SkelClipIr, SkeletonIr, Transform3};
+use crate::ir::{ChannelKey, SkelClipIr, SkeletonIr, Transform3};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -240,8 +240,8 @@ fn lerp_value<const N: usize>(a: &[f64; N], b: &[f64; N], u: f64, rot: bool) -> 
 fn sample_channel<const N: usize>(keys: &[ChannelKey<N>], t: f64, rot: bool) -> Option<[f64; N]> {
     let first = keys.first()?;
     let last = keys.last()?;
-    // `!(t > ...)` also holds the first key for a NaN time.
-    if !(t > first.time) {
+    // A NaN time holds the first key too.
+    if t <= first.time || t.is_nan() {
         return Some(first.value);
     }
     if t >= last.time {
@@ -749,7 +749,7 @@ pub fn reduce(
         ("rotation", opts.rotation_tolerance_deg),
         ("scale", opts.scale_tolerance),
     ] {
-        if !(v >= 0.0) {
+        if v.is_nan() || v < 0.0 {
             return Err(err(clip, format!("reduce: {name} tolerance {v} is not a number ≥ 0")));
         }
     }
@@ -759,8 +759,8 @@ pub fn reduce(
     let mut tracks = clip.tracks.clone();
     for frac in PASSES {
         r.bound_sq = (frac * opts.max_error_cm).powi(2);
-        for b in 0..skel.bones.len() {
-            let Some(track) = of_bone[b].and_then(|i| tracks.get_mut(i)) else { continue };
+        for (b, ti) in of_bone.iter().enumerate() {
+            let Some(track) = ti.and_then(|i| tracks.get_mut(i)) else { continue };
             track.translation = r.reduce_channel(b, Chan::T, &track.translation);
             track.rotation = r.reduce_channel(b, Chan::R, &track.rotation);
             track.scale = r.reduce_channel(b, Chan::S, &track.scale);
