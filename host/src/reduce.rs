@@ -532,11 +532,14 @@ pub fn key_count(clip: &SkelClipIr) -> usize {
 
 struct Reducer<'a> {
     skel: &'a SkeletonIr,
-    /// Descendants of each bone, in skeleton order (parents before children).
-    subtree: Vec<Vec<usize>>,
-    /// For each descendant in `subtree[b]`, where its parent is: 0 for `b`, `j + 1` for
-    /// `subtree[b][j]`.
-    sub_parent: Vec<Vec<usize>>,
+    /// Scratch: the descendants of the bone being changed, in skeleton order (parents first).
+    members: Vec<usize>,
+    /// Scratch: for each of `members`, where its parent's model is among the sample's new models:
+    /// 0 for the bone being changed, `j + 1` for `members[j]`.
+    member_parent: Vec<usize>,
+    /// Scratch, one per bone: whether it is the changed bone or one of its descendants, and its
+    /// place among the new models.
+    in_sub: Vec<Option<usize>>,
     times: Vec<f64>,
     nb: usize,
     /// Original local transforms, `[s * nb + b]`.
@@ -556,29 +559,9 @@ struct Reducer<'a> {
 }
 
 impl<'a> Reducer<'a> {
+    /// Needs a skeleton whose parents come before their children (checked by [`bind_tracks`]).
     fn new(skel: &'a SkeletonIr, clip: &SkelClipIr, of_bone: &[Option<usize>], opts: &ReduceOptions) -> Self {
         let nb = skel.bones.len();
-        let mut subtree = vec![Vec::new(); nb];
-        for i in 0..nb {
-            let mut p = skel.bones[i].parent;
-            while let Some(a) = p {
-                subtree[a].push(i);
-                p = skel.bones.get(a).and_then(|b| b.parent);
-            }
-        }
-        let sub_parent = subtree
-            .iter()
-            .enumerate()
-            .map(|(b, members)| {
-                members
-                    .iter()
-                    .map(|&x| {
-                        let px = skel.bones[x].parent.unwrap_or(b);
-                        members.iter().position(|&y| y == px).map_or(0, |j| j + 1)
-                    })
-                    .collect()
-            })
-            .collect();
         let times = sample_times(clip);
         let mut orig_local = Vec::with_capacity(times.len() * nb);
         let mut orig_pts = Vec::with_capacity(times.len() * nb);
@@ -593,8 +576,9 @@ impl<'a> Reducer<'a> {
         }
         Self {
             skel,
-            subtree,
-            sub_parent,
+            members: Vec::new(),
+            member_parent: Vec::new(),
+            in_sub: vec![None; nb],
             times,
             nb,
             red_local: orig_local.clone(),
@@ -627,7 +611,22 @@ impl<'a> Reducer<'a> {
     ) -> bool {
         let nb = self.nb;
         let parent = self.skel.bones[b].parent;
-        let sub_len = self.subtree[b].len() + 1;
+        // The bone's descendants: bones after it whose parent is in the subtree.
+        self.members.clear();
+        self.member_parent.clear();
+        self.in_sub[b] = Some(0);
+        for (x, bone) in self.skel.bones.iter().enumerate().skip(b + 1) {
+            if let Some(slot) = bone.parent.and_then(|p| self.in_sub[p]) {
+                self.members.push(x);
+                self.member_parent.push(slot);
+                self.in_sub[x] = Some(self.members.len());
+            }
+        }
+        self.in_sub[b] = None;
+        for &x in &self.members {
+            self.in_sub[x] = None;
+        }
+        let sub_len = self.members.len() + 1;
         let mut new_local = std::mem::take(&mut self.new_local);
         let mut new_model = std::mem::take(&mut self.new_model);
         new_local.clear();
@@ -666,8 +665,8 @@ impl<'a> Reducer<'a> {
             new_local.push(local);
             let start = new_model.len();
             new_model.push(m);
-            for (&x, &pj) in self.subtree[b].iter().zip(&self.sub_parent[b]) {
-                // The parent is `b` (0) or an earlier member of the subtree, already computed.
+            for (&x, &pj) in self.members.iter().zip(&self.member_parent) {
+                // The parent is `b` (0) or an earlier member, already computed.
                 let mx = compose(&new_model[start + pj], &self.red_local[base + x]);
                 if shell_error_sq(&shell_points(&mx, self.d), &self.orig_pts[base + x]) > self.bound_sq {
                     ok = false;
@@ -682,7 +681,7 @@ impl<'a> Reducer<'a> {
                 self.red_local[base + b] = new_local[j];
                 let models = &new_model[j * sub_len..(j + 1) * sub_len];
                 self.red_model[base + b] = models[0];
-                for (k, &x) in self.subtree[b].iter().enumerate() {
+                for (k, &x) in self.members.iter().enumerate() {
                     self.red_model[base + x] = models[k + 1];
                 }
             }
