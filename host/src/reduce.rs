@@ -728,6 +728,11 @@ impl<'a> Reducer<'a> {
 /// held are collapsed to their first key, and tracks left without any keys are removed. Everything
 /// but the tracks (name, duration, rate, loop flag, skeleton, origin) is copied as it is.
 ///
+/// Time and memory: the original and current poses are cached at every sampled time (312
+/// bytes per bone per sampled time: 35,070 samples, about 11 MB, for Idle's 70 bones × 501 times);
+/// each tried change costs the samples it affects × the bone's subtree. The three Mixamo clips
+/// take 0.01–0.15 s each in a release build.
+///
 /// Errors when the clip does not bind to the skeleton (see [`sample_local`]), a channel's times
 /// are not strictly increasing, a key is not finite, or an option is out of range
 /// (`max_error_cm` not finite or negative, `vertex_distance` not finite or ≤ 0, a tolerance NaN or

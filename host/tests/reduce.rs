@@ -487,6 +487,11 @@ fn check_fixture(name: &str) -> Option<(usize, usize, ErrorStats)> {
     let (before, after) = (key_count(&c), key_count(&r));
     eprintln!("{name}: {before} keys -> {after}, max error {:.6}, p99 {:.6}", s.max, s.p99);
     assert!(after * 2 < before, "{name}: {before} -> {after}");
+    // Reduced for quantised storage: the quantised result meets the bound too.
+    let (rq, sq) = reduce_quantized(&sk, &c, &opts).unwrap();
+    assert!(sq.max <= 0.01, "{name}: {sq:?}");
+    assert_eq!(measure_error(&sk, &c, &quantize_clip(&rq), D, 0.01).unwrap(), sq);
+    assert!(key_count(&rq) * 2 < before);
     Some((before, after, s))
 }
 
