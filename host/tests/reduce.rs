@@ -145,6 +145,55 @@ fn local_to_model_composes_with_the_kernel_rule() {
     assert!(local_to_model(&sk, &[parent]).is_err());
 }
 
+/// The kernel's own `f32` `Transform3::mul` and `Transform3::lerp` (nlerp on the shortest arc)
+/// agree with `compose` and `sample_local` within `f32` precision on assorted transforms: the host
+/// measures what the kernel will play.
+#[test]
+fn agrees_with_the_kernel_f32_math() {
+    use ossicle::math::{Quat, Transform3 as K, Vec3};
+    let to_k = |t: &Transform3| {
+        let f = |v: [f64; 3]| Vec3::new(v[0] as f32, v[1] as f32, v[2] as f32);
+        let q = t.rotation;
+        K::new(f(t.translation), Quat::from_xyzw(q[0] as f32, q[1] as f32, q[2] as f32, q[3] as f32), f(t.scale))
+    };
+    let from_k = |k: K<f32>| -> Vec<f64> {
+        let (t, q, s) = (k.translation, k.rotation, k.scale);
+        [t.x, t.y, t.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z].iter().map(|&v| f64::from(v)).collect()
+    };
+    let flat =
+        |t: &Transform3| -> Vec<f64> { t.translation.iter().chain(&t.rotation).chain(&t.scale).copied().collect() };
+    let norm = |q: [f64; 4]| {
+        let l = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+        q.map(|x| x / l)
+    };
+    let transforms = [
+        Transform3 { translation: [1.0, -2.0, 0.5], rotation: norm([0.1, 0.7, -0.2, 0.6]), scale: [1.0, 1.0, 1.0] },
+        Transform3 { translation: [-3.0, 0.25, 4.0], rotation: norm([-0.5, 0.1, 0.3, -0.8]), scale: [2.0, 2.0, 2.0] },
+        Transform3 { translation: [0.0, 10.0, -1.0], rotation: norm([0.9, -0.1, 0.0, 0.2]), scale: [0.5, 1.5, 1.0] },
+    ];
+    let sk = skeleton(vec![bone("a", None, [0.0; 3])]);
+    for a in &transforms {
+        for b in &transforms {
+            assert!(close(&flat(&compose(a, b)), &from_k(to_k(a).mul(to_k(b))), 2e-5), "{a:?} ∘ {b:?}");
+            let mut t = track("a");
+            t.translation = vec![key(0.0, a.translation), key(1.0, b.translation)];
+            t.rotation = vec![key(0.0, a.rotation), key(1.0, b.rotation)];
+            t.scale = vec![key(0.0, a.scale), key(1.0, b.scale)];
+            let c = clip(vec![t]);
+            for u in [0.0, 0.3, 0.5, 0.9, 1.0] {
+                let host = sample_local(&sk, &c, u).unwrap()[0];
+                let kernel = K::lerp(to_k(a), to_k(b), u as f32);
+                // The same rotation: q and -q are equal rotations, and nlerp may return either
+                // sign at u = 1 depending on the first key, so compare up to sign.
+                let (h, k) = (flat(&host), from_k(kernel));
+                let flipped: Vec<f64> =
+                    k.iter().enumerate().map(|(i, &v)| if (3..7).contains(&i) { -v } else { v }).collect();
+                assert!(close(&h, &k, 2e-5) || close(&h, &flipped, 2e-5), "{u}: {h:?} vs {k:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn sample_times_are_key_times_and_midpoints() {
     let mut a = track("root");
@@ -363,6 +412,9 @@ fn bad_input_is_an_error_not_a_panic() {
     let mut t = track("root");
     t.scale = vec![key(0.0, [f64::NAN; 3])];
     assert!(reduce(&sk, &clip(vec![t]), &opts).is_err());
+    // No bones, no tracks: nothing to measure, no panic.
+    let (r, s) = reduce(&skeleton(vec![]), &clip(vec![]), &opts).unwrap();
+    assert!(r.tracks.is_empty() && s.samples == 0 && s.max == 0.0 && s.under_threshold_share == 1.0);
     // Options out of range.
     for o in [
         ReduceOptions { max_error_cm: -1.0, ..opts },
