@@ -11,6 +11,7 @@ pub mod ir;
 pub mod output;
 pub mod pack;
 pub mod pixels;
+pub mod reduce;
 pub mod render;
 #[cfg(feature = "sim")]
 pub mod sim;
