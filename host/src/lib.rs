@@ -14,6 +14,7 @@ pub mod pixels;
 pub mod render;
 #[cfg(feature = "sim")]
 pub mod sim;
+pub mod skeletal;
 pub mod sources;
 pub mod trace;
 pub mod write;
