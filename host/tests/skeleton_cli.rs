@@ -102,6 +102,9 @@ fn assert_keys_f32_exact(source: &SkelClipIr, got: &SkelClipIr) {
     }
 }
 
+/// A channel's keys as (time, components).
+type Keys = Vec<(f64, Vec<f64>)>;
+
 /// Every key of `got` is within `tol(channel, component range)` of the source's, same times
 /// within `time_tol`.
 fn assert_keys_within(source: &SkelClipIr, got: &SkelClipIr, time_tol: f64, tol: &dyn Fn(usize, f64) -> f64) {
@@ -110,7 +113,7 @@ fn assert_keys_within(source: &SkelClipIr, got: &SkelClipIr, time_tol: f64, tol:
     let mut worst = 0.0f64;
     for (x, y) in a.iter().zip(&b) {
         assert_eq!(x.bone, y.bone);
-        let chans: [(Vec<(f64, Vec<f64>)>, Vec<(f64, Vec<f64>)>); 3] = [
+        let chans: [(Keys, Keys); 3] = [
             (
                 x.translation.iter().map(|k| (k.time, k.value.to_vec())).collect(),
                 y.translation.iter().map(|k| (k.time, k.value.to_vec())).collect(),
@@ -302,7 +305,8 @@ fn the_two_bone_eva_builds_and_round_trips() {
     // Hand-read: arm rotation key 2 is (0, 0, 0.7071068, 0.7071068) at 0.4 s.
     let arm = got.tracks.iter().find(|t| t.bone == "arm").unwrap();
     assert_eq!(arm.rotation[2].time, 0.4f32 as f64);
-    assert_eq!(arm.rotation[2].value, [0.0, 0.0, 0.7071068f32 as f64, 0.7071068f32 as f64]);
+    let h = f64::from("0.7071068".parse::<f32>().unwrap()); // as written in the file
+    assert_eq!(arm.rotation[2].value, [0.0, 0.0, h, h]);
     assert_eq!(arm.scale.len(), 2);
     // Quantised Q16.16: translation x of root (0, 1, 2, 1, 0) over [0, 2]: q = 0, 32768 (rounded
     // to the nearest decoded value), 65535, ...: 1 decodes to 0 + (32767 or 32768) × 131072 / 65535.

@@ -27,8 +27,14 @@ struct Ch {
     times: Vec<f64>,
     values: Vec<f64>,
     tangents: Vec<f64>,
-    quant: Option<(Vec<u16>, Vec<(f64, f64)>)>,
+    quant: Option<Quant>,
 }
+
+/// Quantised storage: the u16 values, and per component (min, extent).
+type Quant = (Vec<u16>, Vec<(f64, f64)>);
+
+/// An expected channel: interpolation, times, values, tangents.
+type Expected<S> = Option<(Interpolation, Vec<S>, Vec<S>, Vec<S>)>;
 
 /// The value a quantised component must decode to: the layout's formula, written out here.
 fn dequant<S: Scalar>(min: S, extent: S, q: u16) -> S {
@@ -43,12 +49,11 @@ fn dequant<S: Scalar>(min: S, extent: S, q: u16) -> S {
 struct Built<S> {
     bytes: Vec<u8>,
     /// Per bone, per channel: (interpolation, times, values, tangents) as S.
-    expected: Vec<[Option<(Interpolation, Vec<S>, Vec<S>, Vec<S>)>; 3]>,
+    expected: Vec<[Expected<S>; 3]>,
     events: Vec<ClipEvent<S>>,
 }
 
 /// Writes a skeleton `rig` (bones with parents, lods, rest words) and a clip `walk` of `dim`.
-#[allow(clippy::type_complexity)]
 fn build<S: Scalar>(
     dim: Dimension,
     bones: &[(u16, u8, &str, Vec<f64>)],
@@ -73,7 +78,7 @@ fn build<S: Scalar>(
     let mut quant: Vec<u16> = Vec::new();
     let mut expected = Vec::new();
     for bone in channels {
-        let mut exp: [Option<(Interpolation, Vec<S>, Vec<S>, Vec<S>)>; 3] = [None, None, None];
+        let mut exp: [Expected<S>; 3] = [None, None, None];
         for (c, ch) in bone.into_iter().enumerate() {
             let Some(ch) = ch else {
                 records.extend([0, 0, 0, 0]);

@@ -303,10 +303,13 @@ pub fn encode_skel_clip(
     Ok(report)
 }
 
+/// A quantised channel: per-component (min word, extent word) ranges, and the u16 values.
+type Quantised = (Vec<(u32, u32)>, Vec<u16>);
+
 /// Per-component (min word, extent word) ranges and the u16 values of a channel, or `None` when a
 /// range does not fit the encoding or a rotation key would decode to a zero quaternion (the
 /// channel is then stored raw).
-fn quantise(encoding: ScalarEncoding, values: &[&[f64]], width: usize) -> Option<(Vec<(u32, u32)>, Vec<u16>)> {
+fn quantise(encoding: ScalarEncoding, values: &[&[f64]], width: usize) -> Option<Quantised> {
     let mut ranges = Vec::with_capacity(width);
     for j in 0..width {
         let lo = values.iter().map(|v| v[j]).fold(f64::INFINITY, f64::min);
