@@ -4,7 +4,7 @@
 //!
 //! A clip that came with its own skeleton (an EVA file's) animates that skeleton. A clip without
 //! one (an EVAC file: tracks by bone name, no hierarchy) binds, by bone name
-//! ([`evac::bind`](crate::sources::evac::bind)), to the skeleton named by
+//! ([`evac::bind`]), to the skeleton named by
 //! [`SkelOptions::skeleton`] (`ossicle build --skeleton NAME`) when given; otherwise to the build's
 //! only skeleton. With no skeleton in the build, or several and no `--skeleton`, the build fails
 //! at the clip's file, naming the skeletons there are.
