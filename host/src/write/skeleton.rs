@@ -424,10 +424,12 @@ pub fn encode_all(
     if let Some(name) = &opts.skeleton {
         if !skeletons.iter().any(|s| &s.name == name) {
             let names: Vec<&str> = skeletons.iter().map(|s| s.name.as_str()).collect();
-            return Err(HostError::file(
-                "--skeleton",
-                format!("no skeleton called {name:?} in this build (skeletons: {})", names.join(", ")),
-            ));
+            let there = if names.is_empty() {
+                "the build defines no skeleton".to_string()
+            } else {
+                format!("skeletons: {}", names.join(", "))
+            };
+            return Err(HostError::file("--skeleton", format!("no skeleton called {name:?} in this build ({there})")));
         }
     }
     let mut seen: HashMap<&str, &std::path::Path> = HashMap::new();
