@@ -15,6 +15,7 @@ pub mod reduce;
 pub mod render;
 #[cfg(feature = "sim")]
 pub mod sim;
+pub mod skeletal;
 pub mod sources;
 pub mod trace;
 pub mod write;

@@ -42,6 +42,28 @@ enum Command {
         /// Alpha at and above which a pixel is opaque (the kernel does not blend).
         #[arg(long, default_value_t = 128)]
         alpha_threshold: u8,
+        /// Store skeletal key values as 16-bit quantised values with per-channel ranges (lossy;
+        /// default: lossless scalar words).
+        #[arg(long)]
+        quantize: bool,
+        /// The skeleton EVAC clips bind to when the build defines several (default: the only one).
+        #[arg(long, value_name = "NAME")]
+        skeleton: Option<String>,
+    },
+    /// Write a skeletal clip of a blob as an EVAC file (eve.animation-tracks/1), as the kernel
+    /// reads it: one track per animated bone, in skeleton order. 3D clips only.
+    ExportEvac {
+        /// The blob.
+        blob: PathBuf,
+        /// The clip to export.
+        #[arg(long)]
+        clip: String,
+        /// The EVAC file to write (replaced atomically; untouched on failure).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// The clip name written in the file (default: the clip's own name).
+        #[arg(long)]
+        name: Option<String>,
     },
     /// Play a sprite animation of a blob with the kernel and write its frames: an animated GIF (OUT
     /// ends in .gif) or a folder of PNGs 0000.png, 0001.png, ... plus frames.json.
@@ -158,7 +180,18 @@ enum Encoding {
 
 fn run(cli: Cli) -> Result<(), HostError> {
     match cli.command {
-        Command::Build { inputs, output, scalar, pixels, endian, rle, transparency, alpha_threshold } => {
+        Command::Build {
+            inputs,
+            output,
+            scalar,
+            pixels,
+            endian,
+            rle,
+            transparency,
+            alpha_threshold,
+            quantize,
+            skeleton,
+        } => {
             use ossicle_format::sprite::PixelFormat as F;
             use ossicle_host::pixels::{self as px, FormatChoice};
             let encoding = match scalar {
@@ -198,7 +231,8 @@ fn run(cli: Cli) -> Result<(), HostError> {
                 },
             };
             let project = sources::load_sources(&inputs)?;
-            let (bytes, report) = write::write_blob_with(&project, &opts)?;
+            let skeletal = write::SkelOptions { quantize, skeleton };
+            let (bytes, report) = write::write_blob_skeletal(&project, &opts, &skeletal)?;
             output::write_atomically(&output, &bytes)?;
             for s in &report.sprites {
                 let p = &s.pixels;
@@ -230,7 +264,24 @@ fn run(cli: Cli) -> Result<(), HostError> {
             for (name, bytes) in &report.scenes {
                 eprintln!("scene {name}: section {bytes} bytes");
             }
+            for s in &report.skeletons {
+                eprintln!("skeleton {}: {} bones, section {} bytes", s.name, s.bones, s.section_bytes);
+            }
+            for c in &report.skel_clips {
+                let [t, r, sc] = c.max_error;
+                eprintln!(
+                    "skelclip {} (skeleton {}): {} tracks, {} keys, {} quantised channels, max error translation {t:.3e} rotation {r:.3e} scale {sc:.3e}, section {} bytes",
+                    c.name, c.skeleton, c.tracks, c.keys, c.quantized_channels, c.section_bytes
+                );
+            }
             eprintln!("wrote {} ({} bytes, {} scalars)", output.display(), bytes.len(), encoding.name());
+            Ok(())
+        }
+        Command::ExportEvac { blob, clip, output, name } => {
+            let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
+            let evac = ossicle_host::skeletal::export_evac(&blob, &bytes, &clip, name.as_deref())?;
+            output::write_atomically(&output, &evac)?;
+            eprintln!("wrote {} ({} bytes, clip {clip})", output.display(), evac.len());
             Ok(())
         }
         Command::Render { blob, sprite, animation, out, background, scale } => {

@@ -5,8 +5,10 @@
 //! skeletons ([`Transform3`](crate::math::Transform3)) and 2D ones
 //! ([`Transform2`](crate::math::Transform2)) through the [`Joint`] trait.
 
+mod blob;
 mod source;
 
+pub use blob::{BlobScalars, BlobSkelClip, BlobSkeleton, Dimension};
 pub use source::{
     ChannelData, ChannelKind, ClipError, ClipEvent, Interpolation, Joint, Scalars, SkelClipSource, SkeletonError,
     SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,
