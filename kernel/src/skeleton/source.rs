@@ -81,7 +81,7 @@ pub enum Interpolation {
 
 /// One channel of one bone: its keys, read through `A`.
 ///
-/// With `w` components per key (see [`Joint::widths`]) and `n = times.len()` keys:
+/// With `w` components per key (see [`Joint::WIDTHS`]) and `n = times.len()` keys:
 /// `values` holds `n·w` scalars, key after key; `tangents` is empty unless the interpolation is
 /// [`Interpolation::Hermite`], then it holds `2·n·w` scalars, per key its `w` in-tangent
 /// components then its `w` out-tangent components. Times are seconds from the clip's start,
