@@ -49,6 +49,15 @@ enum Command {
         /// The skeleton EVAC clips bind to when the build defines several (default: the only one).
         #[arg(long, value_name = "NAME")]
         skeleton: Option<String>,
+        /// Keyframe reduction of skeletal clips: the largest error allowed, in the clip's units
+        /// (Mixamo: cm), of a virtual vertex `--reduce-distance` from each bone in model space
+        /// (ACL's measure). With `--quantize` the bound holds after quantisation. Default: keep
+        /// every key.
+        #[arg(long, value_name = "ERROR")]
+        reduce: Option<f64>,
+        /// The virtual vertices' distance from their bone for `--reduce` (clip units).
+        #[arg(long, value_name = "DISTANCE", default_value_t = 3.0)]
+        reduce_distance: f64,
     },
     /// Write a skeletal clip of a blob as an EVAC file (eve.animation-tracks/1), as the kernel
     /// reads it: one track per animated bone, in skeleton order. 3D clips only.
@@ -191,6 +200,8 @@ fn run(cli: Cli) -> Result<(), HostError> {
             alpha_threshold,
             quantize,
             skeleton,
+            reduce,
+            reduce_distance,
         } => {
             use ossicle_format::sprite::PixelFormat as F;
             use ossicle_host::pixels::{self as px, FormatChoice};
@@ -230,7 +241,10 @@ fn run(cli: Cli) -> Result<(), HostError> {
                     alpha_threshold,
                 },
             };
-            let project = sources::load_sources(&inputs)?;
+            let mut project = sources::load_sources(&inputs)?;
+            if let Some(max_error_cm) = reduce {
+                reduce_clips(&mut project, skeleton.as_deref(), quantize, max_error_cm, reduce_distance)?;
+            }
             let skeletal = write::SkelOptions { quantize, skeleton };
             let (bytes, report) = write::write_blob_skeletal(&project, &opts, &skeletal)?;
             output::write_atomically(&output, &bytes)?;
@@ -373,4 +387,36 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `build --reduce`: every skeletal clip reduced against its skeleton, the measured error reported.
+fn reduce_clips(
+    project: &mut ossicle_host::ir::Project,
+    chosen: Option<&str>,
+    quantize: bool,
+    max_error_cm: f64,
+    vertex_distance: f64,
+) -> Result<(), HostError> {
+    use ossicle_host::reduce;
+    let opts = reduce::ReduceOptions { max_error_cm, vertex_distance, ..reduce::ReduceOptions::default() };
+    let mut clips = std::mem::take(&mut project.skel_clips);
+    let result = clips.iter_mut().try_for_each(|clip| {
+        let skel = write::skeleton::skeleton_for(clip, &project.skeletons, chosen)?;
+        let before = reduce::key_count(clip);
+        let (reduced, stats) =
+            if quantize { reduce::reduce_quantized(skel, clip, &opts)? } else { reduce::reduce(skel, clip, &opts)? };
+        eprintln!(
+            "reduced {}: {before} -> {} keys, error at {vertex_distance} from each bone: max {:.5}, p99 {:.5}, {:.2}% of {} samples within {max_error_cm}",
+            clip.name,
+            reduce::key_count(&reduced),
+            stats.max,
+            stats.p99,
+            stats.under_threshold_share * 100.0,
+            stats.samples
+        );
+        *clip = reduced;
+        Ok::<(), HostError>(())
+    });
+    project.skel_clips = clips;
+    result
 }
