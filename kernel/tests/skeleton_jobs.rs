@@ -8,8 +8,8 @@
 
 use ossicle::math::{Quat, Transform2, Transform3, Vec2, Vec3};
 use ossicle::skeleton::{
-    AdditiveReference, BlendLayer, BlendingJob, ChannelData, Interpolation, JobError, LocalToModelJob,
-    RotationInterp, SamplingContext, SamplingJob, SliceSkelClip, SliceSkeleton, SliceTrack,
+    AdditiveReference, BlendLayer, BlendingJob, ChannelData, Interpolation, JobError, LocalToModelJob, RotationInterp,
+    SamplingContext, SamplingJob, SliceSkelClip, SliceSkeleton, SliceTrack,
 };
 use ossicle::{Scalar, Q16};
 
@@ -168,11 +168,7 @@ fn sampling_linear_step_and_rest<S: Scalar>() {
     let st = sv::<S>(&[0.0, 2.0]);
     let svv = sv::<S>(&[1.0, 1.0, 1.0, 3.0, 3.0, 3.0]);
     let tracks = [SliceTrack {
-        channels: [
-            channel(Interpolation::Linear, &tt, &tv, &[]),
-            None,
-            channel(Interpolation::Step, &st, &svv, &[]),
-        ],
+        channels: [channel(Interpolation::Linear, &tt, &tv, &[]), None, channel(Interpolation::Step, &st, &svv, &[])],
     }];
     let clip = SliceSkelClip { duration: s(4.0), looping: false, tracks: &tracks, events: &[] };
     clip.check::<Transform3<S>>().unwrap();
@@ -180,15 +176,15 @@ fn sampling_linear_step_and_rest<S: Scalar>() {
     let mut pose = [Transform3::<S>::IDENTITY; 2];
     // (time, translation, scale)
     let cases: [(f64, [f64; 3], f64); 9] = [
-        (0.0, [0.0, 0.0, 0.0], 1.0),   // before the first translation key: hold it
-        (1.0, [1.0, 2.0, -3.0], 1.0),  // half-way between keys 0 and 1; scale steps at key 0
-        (1.5, [2.0, 4.0, -6.0], 1.0),  // on key 1
+        (0.0, [0.0, 0.0, 0.0], 1.0),  // before the first translation key: hold it
+        (1.0, [1.0, 2.0, -3.0], 1.0), // half-way between keys 0 and 1; scale steps at key 0
+        (1.5, [2.0, 4.0, -6.0], 1.0), // on key 1
         (1.99, [2.0, 4.0 - 4.0 * 0.49 / 2.0, -6.0 + 6.0 * 0.49 / 2.0], 1.0),
-        (2.5, [2.0, 2.0, -3.0], 3.0),  // half-way between keys 1 and 2; scale on its last key
-        (3.5, [2.0, 0.0, 0.0], 3.0),   // on the last key
-        (3.9, [2.0, 0.0, 0.0], 3.0),   // after it
-        (10.0, [2.0, 0.0, 0.0], 3.0),  // clamped to the duration
-        (-1.0, [0.0, 0.0, 0.0], 1.0),  // clamped to 0
+        (2.5, [2.0, 2.0, -3.0], 3.0), // half-way between keys 1 and 2; scale on its last key
+        (3.5, [2.0, 0.0, 0.0], 3.0),  // on the last key
+        (3.9, [2.0, 0.0, 0.0], 3.0),  // after it
+        (10.0, [2.0, 0.0, 0.0], 3.0), // clamped to the duration
+        (-1.0, [0.0, 0.0, 0.0], 1.0), // clamped to 0
     ];
     let big = if is_f32::<S>() { 1e-5 } else { 8.0 / 65536.0 };
     for (time, tr, sc) in cases {
@@ -221,12 +217,12 @@ fn sampling_loop_wrap_2d<S: Scalar>() {
     let mut pose = [Transform2::<S>::IDENTITY; 1];
     // (time, translation, angle)
     let cases: [(f64, [f64; 2], f64); 7] = [
-        (2.5, [1.0 / 3.0, -1.0 / 3.0], 3.0 - 6.0 * 0.25),  // wraps to 0.5: u = 0.25 / 0.75
-        (-0.75, [2.0, 2.0], 3.0 - 6.0 * 0.625),            // wraps to 1.25
-        (2.0, [0.0, 0.0], 3.0),                            // t = duration: the start (before key 0)
-        (1.75, [3.0, 5.0], 3.0 - 6.0 * 0.875),             // between the last key and the duration
-        (4.1, [0.0, 0.0], 3.0 - 6.0 * 0.05),               // wraps to 0.1
-        (1.0, [1.0, -1.0], 0.0),                           // angle through 0, not through π
+        (2.5, [1.0 / 3.0, -1.0 / 3.0], 3.0 - 6.0 * 0.25), // wraps to 0.5: u = 0.25 / 0.75
+        (-0.75, [2.0, 2.0], 3.0 - 6.0 * 0.625),           // wraps to 1.25
+        (2.0, [0.0, 0.0], 3.0),                           // t = duration: the start (before key 0)
+        (1.75, [3.0, 5.0], 3.0 - 6.0 * 0.875),            // between the last key and the duration
+        (4.1, [0.0, 0.0], 3.0 - 6.0 * 0.05),              // wraps to 0.1
+        (1.0, [1.0, -1.0], 0.0),                          // angle through 0, not through π
         (0.0, [0.0, 0.0], 3.0),
     ];
     for (time, tr, angle) in cases {

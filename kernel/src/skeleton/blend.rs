@@ -1,28 +1,4 @@
 //! The blending job: weighted layers of local poses, then additive layers, → one local pose.
-//!
-//! # The rule, per bone
-//!
-//! 1. **Normal layers.** A layer's weight for the bone is `weight × mask[bone]` (`weight` alone
-//!    without a mask). Layers whose weight for the bone is not positive are skipped. The others are
-//!    summed, weighted: translation and scale component-wise; 3D rotations as quaternions, each
-//!    negated when its dot product with the first contributing layer's rotation is negative (so all
-//!    lie on the same side), 2D angles as their shortest difference (in `[−π, π)`) from the first
-//!    contributing layer's angle.
-//! 2. **Rest-pose fill.** If the summed weight `W` is below `threshold`, the skeleton's rest pose
-//!    is added with weight `threshold − W` (as a contributor like the others; it is the first
-//!    contributor when no layer contributes), and the total becomes `threshold`. So one layer at
-//!    weight 0.3 under a threshold of 1 gives `0.3·layer + 0.7·rest`, and no layer at all gives the
-//!    rest pose.
-//! 3. **Average.** Translation and scale are divided by the total; the 3D rotation is normalised;
-//!    the 2D angle is the first contributor's angle plus the summed differences divided by the
-//!    total.
-//! 4. **Additive layers**, in order, with weight `weight × mask[bone]`, skipped when not positive
-//!    (there is no subtraction): translation `+= w·d`, rotation `r · nlerp(identity, d, w)` (3D)
-//!    or angle `+= w·d` (2D), scale `*= lerp(1, d, w)` component-wise, where `d` is the layer's
-//!    pose ([`AdditiveReference::Identity`]) or its delta from the rest pose
-//!    ([`AdditiveReference::BindPose`], see [`Joint::additive_delta`]).
-//!
-//! Bones whose [`SkeletonSource::lod`] is above the job's `lod` take their rest pose.
 
 use super::l2m::JobError;
 use super::source::{Joint, SkeletonSource};
@@ -61,8 +37,32 @@ pub enum AdditiveReference {
     BindPose,
 }
 
-/// Blends weighted layers of local poses and applies additive layers (see the
-/// [module documentation](self) for the exact rule).
+/// Blends weighted layers of local poses and applies additive layers.
+///
+/// # The rule, per bone
+///
+/// 1. **Normal layers.** A layer's weight for the bone is `weight × mask[bone]` (`weight` alone
+///    without a mask). Layers whose weight for the bone is not positive are skipped. The others are
+///    summed, weighted: translation and scale component-wise; 3D rotations as quaternions, each
+///    negated when its dot product with the first contributing layer's rotation is negative (so all
+///    lie on the same side), 2D angles as their shortest difference (in `[−π, π)`) from the first
+///    contributing layer's angle.
+/// 2. **Rest-pose fill.** If the summed weight `W` is below `threshold`, the skeleton's rest pose
+///    is added with weight `threshold − W` (as a contributor like the others; it is the first
+///    contributor when no layer contributes), and the total becomes `threshold`. So one layer at
+///    weight 0.3 under a threshold of 1 gives `0.3·layer + 0.7·rest`, and no layer at all gives the
+///    rest pose.
+/// 3. **Average.** Translation and scale are divided by the total; the 3D rotation is normalised;
+///    the 2D angle is the first contributor's angle plus the summed differences divided by the
+///    total.
+/// 4. **Additive layers**, in order, with weight `weight × mask[bone]`, skipped when not positive
+///    (there is no subtraction): translation `+= w·d`, rotation `r · nlerp(identity, d, w)` (3D)
+///    or angle `+= w·d` (2D), scale `*= lerp(1, d, w)` component-wise, where `d` is the layer's
+///    pose ([`AdditiveReference::Identity`]) or its delta from the rest pose
+///    ([`AdditiveReference::BindPose`], see [`Joint::additive_delta`]).
+///
+/// Bones whose [`SkeletonSource::lod`] is above the job's `lod` take their rest pose.
+///
 ///
 /// ```
 /// use ossicle::math::{Transform2, Vec2};
@@ -113,7 +113,7 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> BlendingJob<'a, S, J, 
     /// and `output` hold at least one entry per skeleton bone.
     pub fn validate(&self, output: &[J]) -> Result<(), JobError> {
         let bones = self.skeleton.bone_count();
-        if !(self.threshold > S::ZERO) {
+        if self.threshold.partial_cmp(&S::ZERO) != Some(core::cmp::Ordering::Greater) {
             return Err(JobError::BadThreshold);
         }
         for layer in self.layers.iter().chain(self.additive) {

@@ -53,7 +53,12 @@
 //! let rise_tracks = [
 //!     SliceTrack {
 //!         channels: [
-//!             Some(ChannelData { interpolation: Interpolation::Linear, times: &times[..], values: &rise[..], tangents: &[][..] }),
+//!             Some(ChannelData {
+//!                 interpolation: Interpolation::Linear,
+//!                 times: &times[..],
+//!                 values: &rise[..],
+//!                 tangents: &[][..],
+//!             }),
 //!             None,
 //!             None,
 //!         ],

@@ -1,45 +1,4 @@
-//! The sampling job: a clip at a time → a local pose.
-//!
-//! # Time
-//!
-//! The job's `time` (seconds) is first brought into the clip: a **looping** clip wraps it with
-//! [`Scalar::rem_euclid`] into `[0, duration)` (so `t = duration` samples the clip's start, the
-//! same pose as `t = 0`, and negative times count back from the end); a **non-looping** clip clamps
-//! it to `[0, duration]` (so `t = duration` and later sample the end). A non-finite f32 time
-//! samples `t = 0`.
-//!
-//! # Keys
-//!
-//! Per channel, with keys at times `t₀ < t₁ < … < tₙ₋₁`:
-//! - before `t₀` the first key's value is held, from `tₙ₋₁` on the last key's value is held; in a
-//!   looping clip, between the last key and `duration` the last key is held too (there is no
-//!   interpolation from the last key round to the first: a clip that should close the loop
-//!   smoothly carries a last key at `duration` equal to its first);
-//! - at a key's own time the key's value is returned exactly, as stored (bit for bit);
-//! - between keys `k` and `k + 1`, with `u = (t − tₖ) / (tₖ₊₁ − tₖ)`: [`Interpolation::Step`] holds
-//!   key `k`; [`Interpolation::Linear`] lerps component-wise (3D rotations by [`Quat::nlerp`] on
-//!   the shortest arc, or [`Quat::slerp`] with [`RotationInterp::Slerp`]; 2D angles as plain
-//!   numbers); [`Interpolation::Hermite`] evaluates
-//!   `h₀₀(u)·vₖ + h₁₀(u)·Δt·outₖ + h₀₁(u)·vₖ₊₁ + h₁₁(u)·Δt·inₖ₊₁` per component
-//!   (`Δt = tₖ₊₁ − tₖ`, tangents in value units per second), 3D rotations then normalised.
-//!
-//! A bone the clip has no channel for (or a channel without keys) takes the skeleton's rest value
-//! for that channel. Bones whose [`SkeletonSource::lod`] is above the job's `lod` take their rest
-//! pose.
-//!
-//! # Cursors
-//!
-//! A [`SamplingContext`] keeps, per bone and channel, the index of the key last used (a `u32`). A
-//! forward step checks that key's bracket and walks forward at most a few keys (O(1) amortised for
-//! playback); a time before the cursor, or further ahead, is a binary search. The cursor is only a
-//! hint: every result depends on the time alone (the bracket of keys around a time is unique), so
-//! sampling the same time twice gives bit-identical poses, whatever was sampled in between, and a
-//! context last used with another clip gives correct results (stale cursors are clamped to the
-//! clip's keys and searched from). [`SamplingContext::invalidate`] resets the cursors, which only
-//! saves the first search.
-//!
-//! [`Quat::nlerp`]: crate::math::Quat::nlerp
-//! [`Quat::slerp`]: crate::math::Quat::slerp
+//! The sampling job: a clip at a time → a local pose, with per-instance key cursors.
 
 use super::l2m::JobError;
 use super::source::{ChannelData, ChannelKind, Interpolation, Joint, Scalars, SkelClipSource, SkeletonSource};
@@ -63,7 +22,7 @@ pub enum RotationInterp {
 /// **12 bytes per bone** (`size_of::<SamplingContext<N>>() == 12 · N`), so a 70-bone context is
 /// 840 bytes. A context belongs to one playing instance (one clip at one time); two instances
 /// sampling the same clip at different times each want their own, for speed (sharing one is still
-/// correct, see the [module documentation](self#cursors)).
+/// correct, see [the cursors](SamplingJob#cursors)).
 ///
 /// ```
 /// use ossicle::skeleton::SamplingContext;
@@ -89,8 +48,8 @@ impl<const N: usize> SamplingContext<N> {
         Self { cursors: [[0; 3]; N] }
     }
 
-    /// Resets every cursor to the first key (after switching clips or seeking; optional, see the
-    /// [module documentation](self#cursors)).
+    /// Resets every cursor to the first key (after switching clips or seeking; optional, see
+    /// [SamplingJob#cursors]).
     pub fn invalidate(&mut self) {
         self.cursors = [[0; 3]; N];
     }
@@ -103,8 +62,48 @@ impl<const N: usize> SamplingContext<N> {
 
 /// Samples a clip at a time into a local pose (one joint per skeleton bone).
 ///
-/// `K` is the skeleton ([`SkeletonSource`]), `C` the clip ([`SkelClipSource`]). See the
-/// [module documentation](self) for the exact rules.
+/// `K` is the skeleton ([`SkeletonSource`]), `C` the clip ([`SkelClipSource`]).
+///
+/// # Time
+///
+/// The job's `time` (seconds) is first brought into the clip: a **looping** clip wraps it with
+/// [`Scalar::rem_euclid`] into `[0, duration)` (so `t = duration` samples the clip's start, the
+/// same pose as `t = 0`, and negative times count back from the end); a **non-looping** clip clamps
+/// it to `[0, duration]` (so `t = duration` and later sample the end). A non-finite f32 time
+/// samples `t = 0`.
+///
+/// # Keys
+///
+/// Per channel, with keys at times `t₀ < t₁ < … < tₙ₋₁`:
+/// - before `t₀` the first key's value is held, from `tₙ₋₁` on the last key's value is held; in a
+///   looping clip, between the last key and `duration` the last key is held too (there is no
+///   interpolation from the last key round to the first: a clip that should close the loop
+///   smoothly carries a last key at `duration` equal to its first);
+/// - at a key's own time the key's value is returned exactly, as stored (bit for bit);
+/// - between keys `k` and `k + 1`, with `u = (t − tₖ) / (tₖ₊₁ − tₖ)`: [`Interpolation::Step`] holds
+///   key `k`; [`Interpolation::Linear`] lerps component-wise (3D rotations by [`Quat::nlerp`] on
+///   the shortest arc, or [`Quat::slerp`] with [`RotationInterp::Slerp`]; 2D angles as plain
+///   numbers); [`Interpolation::Hermite`] evaluates
+///   `h₀₀(u)·vₖ + h₁₀(u)·Δt·outₖ + h₀₁(u)·vₖ₊₁ + h₁₁(u)·Δt·inₖ₊₁` per component
+///   (`Δt = tₖ₊₁ − tₖ`, tangents in value units per second), 3D rotations then normalised.
+///
+/// A bone the clip has no channel for (or a channel without keys) takes the skeleton's rest value
+/// for that channel. Bones whose [`SkeletonSource::lod`] is above the job's `lod` take their rest
+/// pose.
+///
+/// # Cursors
+///
+/// A [`SamplingContext`] keeps, per bone and channel, the index of the key last used (a `u32`). A
+/// forward step checks that key's bracket and walks forward at most a few keys (O(1) amortised for
+/// playback); a time before the cursor, or further ahead, is a binary search. The cursor is only a
+/// hint: every result depends on the time alone (the bracket of keys around a time is unique), so
+/// sampling the same time twice gives bit-identical poses, whatever was sampled in between, and a
+/// context last used with another clip gives correct results (stale cursors are clamped to the
+/// clip's keys and searched from). [`SamplingContext::invalidate`] resets the cursors, which only
+/// saves the first search.
+///
+/// [`Quat::nlerp`]: crate::math::Quat::nlerp
+/// [`Quat::slerp`]: crate::math::Quat::slerp
 ///
 /// ```
 /// use ossicle::math::{Transform3, Vec3};
@@ -119,13 +118,15 @@ impl<const N: usize> SamplingContext<N> {
 /// // One bone whose translation goes from (0, 0, 0) at t = 0 to (2, 0, 0) at t = 1.
 /// let times = [0.0f32, 1.0];
 /// let values = [0.0f32, 0.0, 0.0, 2.0, 0.0, 0.0];
-/// let translation = ChannelData { interpolation: Interpolation::Linear, times: &times[..], values: &values[..], tangents: &[][..] };
+/// let translation =
+///     ChannelData { interpolation: Interpolation::Linear, times: &times[..], values: &values[..], tangents: &[][..] };
 /// let tracks = [SliceTrack { channels: [Some(translation), None, None] }];
 /// let clip = SliceSkelClip { duration: 1.0, looping: false, tracks: &tracks, events: &[] };
 ///
 /// let mut ctx = SamplingContext::<1>::new();
 /// let mut pose = [Transform3::IDENTITY; 1];
-/// let job = SamplingJob { skeleton: &skeleton, clip: &clip, time: 0.25, rotation: RotationInterp::Nlerp, lod: u8::MAX };
+/// let job =
+///     SamplingJob { skeleton: &skeleton, clip: &clip, time: 0.25, rotation: RotationInterp::Nlerp, lod: u8::MAX };
 /// job.run(&mut ctx, &mut pose).unwrap();
 /// assert_eq!(pose[0].translation, Vec3::new(0.5, 0.0, 0.0));
 /// ```
@@ -135,7 +136,7 @@ pub struct SamplingJob<'a, S, K, C> {
     pub skeleton: &'a K,
     /// The clip.
     pub clip: &'a C,
-    /// The time in seconds (wrapped or clamped into the clip, see the module documentation).
+    /// The time in seconds (wrapped or clamped into the clip, see [Time](SamplingJob#time)).
     pub time: S,
     /// How 3D rotation keys are interpolated.
     pub rotation: RotationInterp,
@@ -149,7 +150,7 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
         Self { skeleton, clip, time, rotation: RotationInterp::Nlerp, lod: u8::MAX }
     }
 
-    /// Checks the inputs: the clip's duration is positive, it has no more bones than the skeleton,
+    /// Checks the inputs: the clip's duration is positive (not NaN), it has no more bones than the skeleton,
     /// and `ctx` and `output` hold at least one entry per skeleton bone.
     pub fn validate<J, const N: usize>(&self, ctx: &SamplingContext<N>, output: &[J]) -> Result<(), JobError>
     where
@@ -157,7 +158,7 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
         K: SkeletonSource<S, J>,
     {
         let bones = self.skeleton.bone_count();
-        if self.clip.duration() <= S::ZERO {
+        if self.clip.duration().partial_cmp(&S::ZERO) != Some(core::cmp::Ordering::Greater) {
             return Err(JobError::BadDuration);
         }
         if self.clip.bone_count() > bones {
@@ -194,7 +195,8 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
             let tr = self.clip.channel(i, ChannelKind::Translation);
             let rot = self.clip.channel(i, ChannelKind::Rotation);
             let sc = self.clip.channel(i, ChannelKind::Scale);
-            let mut joint = if tr.is_some() && rot.is_some() && sc.is_some() { J::IDENTITY } else { self.skeleton.rest(i) };
+            let mut joint =
+                if tr.is_some() && rot.is_some() && sc.is_some() { J::IDENTITY } else { self.skeleton.rest(i) };
             if let Some(ch) = tr {
                 let v = sample_channel::<S, C::Scalars, J>(&ch, ChannelKind::Translation, t, ct, slerp);
                 joint.set_channel_values(ChannelKind::Translation, v);
@@ -363,5 +365,84 @@ fn sample_channel<S: Scalar, A: Scalars<S>, J: Joint<S>>(
                 r
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::cell::Cell;
+
+    /// Key times that count how many are read.
+    #[derive(Clone, Copy)]
+    struct Counting<'a> {
+        data: &'a [f32],
+        reads: &'a Cell<usize>,
+    }
+
+    impl Scalars<f32> for Counting<'_> {
+        fn len(&self) -> usize {
+            self.data.len()
+        }
+        fn get(&self, i: usize) -> f32 {
+            self.reads.set(self.reads.get() + 1);
+            self.data.get(i).copied().unwrap_or(0.0)
+        }
+    }
+
+    fn bracket_of(b: Bracket<f32>) -> (usize, bool) {
+        match b {
+            Bracket::Key(k) => (k, true),
+            Bracket::Between(k, _, _) => (k, false),
+        }
+    }
+
+    #[test]
+    fn forward_playback_reads_few_keys_and_seeks_search() {
+        // 1024 keys, 0.1 s apart.
+        let mut data = [0.0f32; 1024];
+        for (i, t) in data.iter_mut().enumerate() {
+            *t = i as f32 * 0.1;
+        }
+        let reads = Cell::new(0);
+        let times = Counting { data: &data, reads: &reads };
+        let mut cursor = 0u32;
+        // Forward at 60 Hz over 100 s: each call reads the cursor's key and the next, plus one
+        // more per key crossed (at most one per frame here): at most 4 reads per call.
+        let mut worst = 0;
+        for frame in 0..6000 {
+            let t = frame as f32 / 60.0;
+            reads.set(0);
+            let (k, _) = bracket_of(locate(&times, t, &mut cursor));
+            worst = worst.max(reads.get());
+            // The bracket is right: times[k] <= t < times[k + 1].
+            assert!(data[k] <= t && t < data[k + 1], "t = {t}, k = {k}");
+            assert_eq!(cursor as usize, k);
+        }
+        assert!(worst <= 4, "forward playback read {worst} keys in one call");
+        // A seek far ahead: the forward walk gives up after FORWARD_STEPS keys and searches
+        // (log2(1024) = 10 more reads), instead of walking ~400 keys.
+        reads.set(0);
+        let (k, exact) = bracket_of(locate(&times, 60.0, &mut cursor));
+        assert!(reads.get() <= 2 + FORWARD_STEPS + 11, "{} reads", reads.get());
+        assert!((599..=600).contains(&k) && (exact == (data[k] == 60.0)), "k = {k}");
+        // A seek backwards: a binary search of the keys before the cursor.
+        reads.set(0);
+        let (k, _) = bracket_of(locate(&times, 12.34, &mut cursor));
+        assert_eq!(k, 123);
+        assert!(reads.get() <= 3 + 11, "{} reads", reads.get());
+        // Past the end and before the start: the end keys, cursor within [0, n − 2].
+        assert!(matches!(locate(&times, 1e6, &mut cursor), Bracket::Key(1023)));
+        assert_eq!(cursor, 1022);
+        assert!(matches!(locate(&times, -1.0, &mut cursor), Bracket::Key(0)));
+        assert_eq!(cursor, 0);
+        // A stale cursor beyond the keys is clamped.
+        let mut stale = u32::MAX;
+        let (k, _) = bracket_of(locate(&times, 0.25, &mut stale));
+        assert_eq!(k, 2);
+        assert_eq!(stale, 2);
+        // One key: always it.
+        let one = Counting { data: &data[..1], reads: &reads };
+        assert!(matches!(locate(&one, 5.0, &mut stale), Bracket::Key(0)));
     }
 }

@@ -81,7 +81,7 @@ pub enum Interpolation {
 
 /// One channel of one bone: its keys, read through `A`.
 ///
-/// With `w` components per key (see [`Joint::widths`]) and `n = times.len()` keys:
+/// With `w` components per key (see [`Joint::WIDTHS`]) and `n = times.len()` keys:
 /// `values` holds `n·w` scalars, key after key; `tangents` is empty unless the interpolation is
 /// [`Interpolation::Hermite`], then it holds `2·n·w` scalars, per key its `w` in-tangent
 /// components then its `w` out-tangent components. Times are seconds from the clip's start,
@@ -252,7 +252,8 @@ fn quat_values<S: Scalar>(q: Quat<S>) -> [S; 4] {
 impl<S: Scalar> Joint<S> for Transform3<S> {
     const WIDTHS: [usize; 3] = [3, 4, 3];
     const IDENTITY: Self = Transform3::IDENTITY;
-    const BLEND_ZERO: Self = Transform3::new(Vec3::ZERO, Quat::from_xyzw(S::ZERO, S::ZERO, S::ZERO, S::ZERO), Vec3::ZERO);
+    const BLEND_ZERO: Self =
+        Transform3::new(Vec3::ZERO, Quat::from_xyzw(S::ZERO, S::ZERO, S::ZERO, S::ZERO), Vec3::ZERO);
     #[inline]
     fn compose(parent: Self, child: Self) -> Self {
         parent.mul(child)
@@ -314,12 +315,17 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
     }
     #[inline]
     fn additive_apply(base: Self, delta: Self, weight: S) -> Self {
-        let rotation = if weight == S::ONE { delta.rotation } else { Quat::nlerp(Quat::IDENTITY, delta.rotation, weight) };
+        let rotation =
+            if weight == S::ONE { delta.rotation } else { Quat::nlerp(Quat::IDENTITY, delta.rotation, weight) };
         let d = delta.scale;
         Transform3::new(
             delta.translation.scale(weight).add(base.translation),
             base.rotation.mul(rotation),
-            base.scale.mul_elem(Vec3::new(S::ONE.lerp(d.x, weight), S::ONE.lerp(d.y, weight), S::ONE.lerp(d.z, weight))),
+            base.scale.mul_elem(Vec3::new(
+                S::ONE.lerp(d.x, weight),
+                S::ONE.lerp(d.y, weight),
+                S::ONE.lerp(d.z, weight),
+            )),
         )
     }
 }
