@@ -323,6 +323,20 @@ fn sampling_nlerp_slerp<S: Scalar>() {
     let sl = rotz(core::f64::consts::FRAC_PI_8);
     closeq(pose[0].rotation, sl, tol_trig::<S>());
     assert!((nl[2] - sl[2]).abs() > 1e-3, "the two differ at a quarter");
+
+    // Keys a few degrees apart (the usual case, normalised without a square root): as accurate
+    // as a plain normalisation.
+    let k0 = qmul(rotz(0.2), rotx(0.1));
+    let k1 = qmul(rotz(0.4), rotx(0.22)); // 2⁻⁸ > 1 − |q|² ≈ 0.003 half-way
+    let rv = sv::<S>(&[k0, k1].concat());
+    let tracks = [SliceTrack { channels: [None, channel(Interpolation::Linear, &tt, &rv, &[]), None] }];
+    let clip = SliceSkelClip { duration: s(1.0), looping: false, tracks: &tracks, events: &[] };
+    for u in [0.1, 0.3, 0.5, 0.85] {
+        SamplingJob::new(&skel, &clip, s::<S>(u)).run(&mut ctx, &mut pose).unwrap();
+        let want = qnorm([0, 1, 2, 3].map(|c| k0[c] + (k1[c] - k0[c]) * u));
+        let tight = if is_f32::<S>() { 2e-7 } else { 3.0 / 65536.0 };
+        closeq(pose[0].rotation, want, tight);
+    }
 }
 both!(sampling_nlerp_slerp);
 

@@ -243,7 +243,7 @@ fn search<S: Scalar, A: Scalars<S>>(times: &A, t: S, mut lo: usize, mut hi: usiz
 
 /// Finds `t`'s bracket among `times`, starting from `*cursor` and leaving it at the bracket's first
 /// key (always in `[0, n − 2]`, or 0 for a single key).
-#[inline]
+#[inline(always)]
 fn locate<S: Scalar, A: Scalars<S>>(times: &A, t: S, cursor: &mut u32) -> Bracket<S> {
     let n = times.len();
     if n < 2 {
@@ -288,15 +288,25 @@ fn locate<S: Scalar, A: Scalars<S>>(times: &A, t: S, cursor: &mut u32) -> Bracke
     }
 }
 
-/// The channel's components of key `k` (`w` of them).
-#[inline]
+/// The channel's components of key `k` (`w <= 4` of them; the rest 0).
+///
+/// `k < n` keys and `w <= 4`, so `k·w + 3` cannot overflow for any array that fits in memory; the
+/// wrapping arithmetic keeps the hot path free of overflow checks, and a wrapped index could only
+/// read zeros ([`Scalars::get`] past the end).
+#[inline(always)]
 fn key_values<S: Scalar, A: Scalars<S>>(values: &A, k: usize, w: usize) -> [S; 4] {
-    let base = k.saturating_mul(w);
-    let mut v = [S::ZERO; 4];
-    for (c, slot) in v.iter_mut().enumerate().take(w) {
-        *slot = values.get(base.saturating_add(c));
-    }
-    v
+    let base = k.wrapping_mul(w);
+    let get = |c: usize| if c < w { values.get(base.wrapping_add(c)) } else { S::ZERO };
+    [get(0), get(1), get(2), get(3)]
+}
+
+/// Component-wise `a + (b − a)·u` for the first `w` components.
+#[inline(always)]
+fn lerp_values<S: Scalar>(a: [S; 4], b: [S; 4], u: S, w: usize) -> [S; 4] {
+    let [a0, a1, a2, a3] = a;
+    let [b0, b1, b2, b3] = b;
+    let l = |c: usize, x: S, y: S| if c < w { x.lerp(y, u) } else { S::ZERO };
+    [l(0, a0, b0), l(1, a1, b1), l(2, a2, b2), l(3, a3, b3)]
 }
 
 /// The component count of channel `kind` for joint type `J`.
@@ -309,8 +319,9 @@ fn width<S: Scalar, J: Joint<S>>(kind: ChannelKind) -> usize {
     }
 }
 
-/// One channel's value at `t` (already in `[0, duration]`).
-#[inline]
+/// One channel's value at `t` (already in `[0, duration]`). Inlined into the job's loop three
+/// times, once per channel kind, so that the kind's branches and widths are constants there.
+#[inline(always)]
 fn sample_channel<S: Scalar, A: Scalars<S>, J: Joint<S>>(
     ch: &ChannelData<A>,
     kind: ChannelKind,
@@ -333,19 +344,15 @@ fn sample_channel<S: Scalar, A: Scalars<S>, J: Joint<S>>(
             if kind == ChannelKind::Rotation {
                 J::interpolate_rotation(a, b, u, slerp)
             } else {
-                let mut v = a;
-                for (x, y) in v.iter_mut().zip(b).take(w) {
-                    *x = x.lerp(y, u);
-                }
-                v
+                lerp_values(a, b, u, w)
             }
         }
         Interpolation::Hermite => {
             let a = key_values(&ch.values, k, w);
             let b = key_values(&ch.values, k + 1, w);
             // Per key: w in-tangent components, then w out-tangent components.
-            let out0 = key_values(&ch.tangents, k.saturating_mul(2).saturating_add(1), w);
-            let in1 = key_values(&ch.tangents, (k + 1).saturating_mul(2), w);
+            let out0 = key_values(&ch.tangents, k.wrapping_mul(2).wrapping_add(1), w);
+            let in1 = key_values(&ch.tangents, k.wrapping_mul(2).wrapping_add(2), w);
             let one = S::ONE;
             let v = one.sub(u);
             let u2 = u.mul(u);

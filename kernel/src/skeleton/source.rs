@@ -176,8 +176,9 @@ pub trait Joint<S: Scalar>: Copy + PartialEq + core::fmt::Debug {
     /// Sets channel `kind` from components laid out as [`Joint::channel_values`] returns them.
     fn set_channel_values(&mut self, kind: ChannelKind, v: [S; 4]);
 
-    /// Interpolates two rotation key values at `t` in `[0, 1]`: 3D [`Quat::nlerp`] on the shortest
-    /// arc, or [`Quat::slerp`] when `slerp`; 2D a plain lerp of the angles as numbers (keyed angles
+    /// Interpolates two rotation key values at `t` in `[0, 1]`: 3D nlerp on the shortest arc (as
+    /// [`Quat::nlerp`], normalised without a square root when the keys are close), or
+    /// [`Quat::slerp`] when `slerp`; 2D a plain lerp of the angles as numbers (keyed angles
     /// are unwrapped by the host, so 3.0 to −3.0 turns the long way, through 0).
     fn interpolate_rotation(a: [S; 4], b: [S; 4], t: S, slerp: bool) -> [S; 4];
 
@@ -238,6 +239,35 @@ fn div_total<S: Scalar>(v: S, total: S) -> S {
     }
 }
 
+/// `q / |q|` for the sampling and blending hot paths, where `q` is a lerp or a weighted sum of unit
+/// quaternions. Its squared length `n²` is usually within 2⁻⁸ of 1 (keys a few degrees apart):
+/// then `1/|q|` is two Newton steps from 1 (`y ← y·(3 − n²·y²)/2`, relative error below 1e-10
+/// before rounding, so as good as `1 / sqrt` in f32 and in Q16.16) — a few multiplications, no
+/// square root and no division (software routines on a Cortex-M0). Within `(1/64, 64)` it is one
+/// square root and one reciprocal; outside (or for NaN) it falls back to [`Quat::normalize`]
+/// (slower, exact for any magnitude; the zero quaternion gives the identity).
+#[inline]
+fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
+    let n2 = q.dot(q);
+    let d = n2.sub(S::ONE);
+    let inv = if d.abs() < S::from_ratio(1, 256) {
+        let y = S::ONE.sub(d.mul(S::HALF)); // (3 − n²)/2: the first step from y = 1
+        y.mul(S::from_ratio(3, 2).sub(S::HALF.mul(n2).mul(y.mul(y))))
+    } else if n2 > S::from_ratio(1, 64) && n2 < S::from_i32(64) {
+        n2.sqrt().recip()
+    } else {
+        return q.normalize();
+    };
+    Quat::from_xyzw(q.x.mul(inv), q.y.mul(inv), q.z.mul(inv), q.w.mul(inv))
+}
+
+/// Normalised lerp on the shortest arc, as [`Quat::nlerp`], normalised by [`normalize_quat`].
+#[inline]
+fn nlerp_quat<S: Scalar>(a: Quat<S>, b: Quat<S>, t: S) -> Quat<S> {
+    let b = if a.dot(b) < S::ZERO { b.neg() } else { b };
+    normalize_quat(Quat::from_xyzw(a.x.lerp(b.x, t), a.y.lerp(b.y, t), a.z.lerp(b.z, t), a.w.lerp(b.w, t)))
+}
+
 #[inline]
 fn quat_of<S: Scalar>(v: [S; 4]) -> Quat<S> {
     let [x, y, z, w] = v;
@@ -278,11 +308,11 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
     #[inline]
     fn interpolate_rotation(a: [S; 4], b: [S; 4], t: S, slerp: bool) -> [S; 4] {
         let (a, b) = (quat_of(a), quat_of(b));
-        quat_values(if slerp { Quat::slerp(a, b, t) } else { Quat::nlerp(a, b, t) })
+        quat_values(if slerp { Quat::slerp(a, b, t) } else { nlerp_quat(a, b, t) })
     }
     #[inline]
     fn normalize_rotation(r: [S; 4]) -> [S; 4] {
-        quat_values(quat_of(r).normalize())
+        quat_values(normalize_quat(quat_of(r)))
     }
     #[inline]
     fn blend_accumulate(acc: Self, reference: Self, pose: Self, weight: S) -> Self {
@@ -298,9 +328,18 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
     #[inline]
     fn blend_finish(acc: Self, _reference: Self, total: S) -> Self {
         let (t, s) = (acc.translation, acc.scale);
+        // The rotation sum is brought near unit length first, so that Q16.16 normalises a
+        // quaternion of full precision rather than a short one (small weights).
+        let r = acc.rotation;
+        let r = if total == S::ONE {
+            r
+        } else {
+            let inv = total.recip();
+            Quat::from_xyzw(r.x.mul(inv), r.y.mul(inv), r.z.mul(inv), r.w.mul(inv))
+        };
         Transform3::new(
             Vec3::new(div_total(t.x, total), div_total(t.y, total), div_total(t.z, total)),
-            acc.rotation.normalize(),
+            normalize_quat(r),
             Vec3::new(div_total(s.x, total), div_total(s.y, total), div_total(s.z, total)),
         )
     }
@@ -316,7 +355,7 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
     #[inline]
     fn additive_apply(base: Self, delta: Self, weight: S) -> Self {
         let rotation =
-            if weight == S::ONE { delta.rotation } else { Quat::nlerp(Quat::IDENTITY, delta.rotation, weight) };
+            if weight == S::ONE { delta.rotation } else { nlerp_quat(Quat::IDENTITY, delta.rotation, weight) };
         let d = delta.scale;
         Transform3::new(
             delta.translation.scale(weight).add(base.translation),
