@@ -806,7 +806,10 @@ fn job_error_display() {
             assert_ne!(a, b);
         }
     }
-    // Q16 keys: the documented per-bone context size.
+    // The documented bytes per bone: context 12, joints 40 (3D) and 20 (2D) in both scalar types.
     assert_eq!(core::mem::size_of::<SamplingContext<70>>(), 840);
-    let _ = Q16::ZERO;
+    assert_eq!(core::mem::size_of::<Transform3<f32>>(), 40);
+    assert_eq!(core::mem::size_of::<Transform3<Q16>>(), 40);
+    assert_eq!(core::mem::size_of::<Transform2<f32>>(), 20);
+    assert_eq!(core::mem::size_of::<Transform2<Q16>>(), 20);
 }

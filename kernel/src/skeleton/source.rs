@@ -229,23 +229,13 @@ fn ratio<S: Scalar>(a: S, b: S) -> S {
     }
 }
 
-/// `v / total`, skipping the division when `total` is 1.
-#[inline]
-fn div_total<S: Scalar>(v: S, total: S) -> S {
-    if total == S::ONE {
-        v
-    } else {
-        v.div(total)
-    }
-}
-
 /// `q / |q|` for the sampling and blending hot paths, where `q` is a lerp or a weighted sum of unit
 /// quaternions. Its squared length `n²` is usually within 2⁻⁸ of 1 (keys a few degrees apart):
 /// then `1/|q|` is two Newton steps from 1 (`y ← y·(3 − n²·y²)/2`, relative error below 1e-10
 /// before rounding, so as good as `1 / sqrt` in f32 and in Q16.16) — a few multiplications, no
-/// square root and no division (software routines on a Cortex-M0). Within `(1/64, 64)` it is one
-/// square root and one reciprocal; outside (or for NaN) it falls back to [`Quat::normalize`]
-/// (slower, exact for any magnitude; the zero quaternion gives the identity).
+/// square root and no division (software routines on a Cortex-M0), and no approximate square root
+/// (the `fast-math` one is 6 % off). Otherwise (or for NaN) it is [`Quat::normalize`] (accurate
+/// for any magnitude; the zero quaternion gives the identity).
 #[inline]
 fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
     let n2 = q.dot(q);
@@ -253,8 +243,6 @@ fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
     let inv = if d.abs() < S::from_ratio(1, 256) {
         let y = S::ONE.sub(d.mul(S::HALF)); // (3 − n²)/2: the first step from y = 1
         y.mul(S::from_ratio(3, 2).sub(S::HALF.mul(n2).mul(y.mul(y))))
-    } else if n2 > S::from_ratio(1, 64) && n2 < S::from_i32(64) {
-        n2.sqrt().recip()
     } else {
         return q.normalize();
     };
@@ -327,20 +315,17 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
     }
     #[inline]
     fn blend_finish(acc: Self, _reference: Self, total: S) -> Self {
-        let (t, s) = (acc.translation, acc.scale);
+        if total == S::ONE {
+            return Transform3::new(acc.translation, normalize_quat(acc.rotation), acc.scale);
+        }
+        let (t, s, r) = (acc.translation, acc.scale, acc.rotation);
         // The rotation sum is brought near unit length first, so that Q16.16 normalises a
         // quaternion of full precision rather than a short one (small weights).
-        let r = acc.rotation;
-        let r = if total == S::ONE {
-            r
-        } else {
-            let inv = total.recip();
-            Quat::from_xyzw(r.x.mul(inv), r.y.mul(inv), r.z.mul(inv), r.w.mul(inv))
-        };
+        let inv = total.recip();
         Transform3::new(
-            Vec3::new(div_total(t.x, total), div_total(t.y, total), div_total(t.z, total)),
-            normalize_quat(r),
-            Vec3::new(div_total(s.x, total), div_total(s.y, total), div_total(s.z, total)),
+            Vec3::new(t.x.div(total), t.y.div(total), t.z.div(total)),
+            normalize_quat(Quat::from_xyzw(r.x.mul(inv), r.y.mul(inv), r.z.mul(inv), r.w.mul(inv))),
+            Vec3::new(s.x.div(total), s.y.div(total), s.z.div(total)),
         )
     }
     #[inline]
@@ -414,11 +399,14 @@ impl<S: Scalar> Joint<S> for Transform2<S> {
     }
     #[inline]
     fn blend_finish(acc: Self, reference: Self, total: S) -> Self {
+        if total == S::ONE {
+            return Transform2::new(acc.translation, reference.angle.add(acc.angle), acc.scale);
+        }
         let (t, s) = (acc.translation, acc.scale);
         Transform2::new(
-            Vec2::new(div_total(t.x, total), div_total(t.y, total)),
-            reference.angle.add(div_total(acc.angle, total)),
-            Vec2::new(div_total(s.x, total), div_total(s.y, total)),
+            Vec2::new(t.x.div(total), t.y.div(total)),
+            reference.angle.add(acc.angle.div(total)),
+            Vec2::new(s.x.div(total), s.y.div(total)),
         )
     }
     #[inline]
