@@ -87,8 +87,8 @@ impl<const N: usize> SamplingContext<N> {
 ///   `h₀₀(u)·vₖ + h₁₀(u)·Δt·outₖ + h₀₁(u)·vₖ₊₁ + h₁₁(u)·Δt·inₖ₊₁` per component
 ///   (`Δt = tₖ₊₁ − tₖ`, tangents in value units per second), 3D rotations then normalised.
 ///
-/// A bone the clip has no channel for (or a channel without keys) takes the skeleton's rest value
-/// for that channel. Bones whose [`SkeletonSource::lod`] is above the job's `lod` take their rest
+/// A bone the clip has no channel for takes the skeleton's rest value for that channel (a channel
+/// without keys, which no valid source returns, samples as zeros; nothing panics). Bones whose [`SkeletonSource::lod`] is above the job's `lod` take their rest
 /// pose.
 ///
 /// # Cursors
@@ -227,16 +227,16 @@ enum Bracket<S> {
 }
 
 /// The largest `j` in `[lo, hi)` with `times[j] <= t`, given `times[lo] <= t < times[hi]`
-/// (`times[n]` counts as +∞).
+/// (`times[n]` counts as +∞). The loop runs `⌈log₂(hi − lo)⌉` times whatever the keys are, and
+/// its one data-dependent choice compiles to a conditional move (random seeks do not mispredict).
 #[inline]
-fn search<S: Scalar, A: Scalars<S>>(times: &A, t: S, mut lo: usize, mut hi: usize) -> usize {
-    while hi.saturating_sub(lo) > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if times.get(mid) <= t {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
+fn search<S: Scalar, A: Scalars<S>>(times: &A, t: S, mut lo: usize, hi: usize) -> usize {
+    let mut len = hi.saturating_sub(lo);
+    while len > 1 {
+        let half = len / 2;
+        let mid = lo + half;
+        lo = if times.get(mid) <= t { mid } else { lo };
+        len -= half;
     }
     lo
 }
