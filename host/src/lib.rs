@@ -13,6 +13,7 @@ pub mod pack;
 pub mod pixels;
 pub mod reduce;
 pub mod render;
+pub mod sample;
 #[cfg(feature = "sim")]
 pub mod sim;
 pub mod skeletal;

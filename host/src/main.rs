@@ -59,6 +59,26 @@ enum Command {
         #[arg(long, value_name = "DISTANCE", default_value_t = 3.0)]
         reduce_distance: f64,
     },
+    /// Evaluate a skeletal clip with the kernel at given times and print every bone's transform
+    /// (JSON: {"clip", "space", "samples": [{"time", "bones": [{"name", "translation", "rotation",
+    /// "scale"}]}]}; 2D skeletons give "angle" in degrees instead of "rotation").
+    Sample {
+        /// The blob.
+        blob: PathBuf,
+        /// The clip.
+        #[arg(long)]
+        clip: String,
+        /// Times in seconds, comma-separated (a looping clip wraps times past its end, a
+        /// non-looping one holds its ends).
+        #[arg(long, value_name = "T1,T2,…", allow_hyphen_values = true)]
+        at: String,
+        /// Bone transforms relative to the parent (local) or to the skeleton's root space (model).
+        #[arg(long, value_enum, default_value_t = SampleSpace::Local)]
+        space: SampleSpace,
+        /// Print JSON (the only output format; accepted for scripts that pass it).
+        #[arg(long)]
+        json: bool,
+    },
     /// Write a skeletal clip of a blob as an EVAC file (eve.animation-tracks/1), as the kernel
     /// reads it: one track per animated bone, in skeleton order. 3D clips only.
     ExportEvac {
@@ -187,6 +207,15 @@ enum Encoding {
     Q16,
 }
 
+/// `ossicle sample --space`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SampleSpace {
+    /// Relative to the parent bone.
+    Local,
+    /// Relative to the skeleton's root space.
+    Model,
+}
+
 fn run(cli: Cli) -> Result<(), HostError> {
     match cli.command {
         Command::Build {
@@ -289,6 +318,18 @@ fn run(cli: Cli) -> Result<(), HostError> {
                 );
             }
             eprintln!("wrote {} ({} bytes, {} scalars)", output.display(), bytes.len(), encoding.name());
+            Ok(())
+        }
+        Command::Sample { blob, clip, at, space, json: _ } => {
+            let times = ossicle_host::sample::parse_times(&at).map_err(|e| HostError::file(&blob, e))?;
+            let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
+            let space = match space {
+                SampleSpace::Local => ossicle_host::sample::Space::Local,
+                SampleSpace::Model => ossicle_host::sample::Space::Model,
+            };
+            let doc = ossicle_host::sample::sample_blob(&blob, &bytes, &clip, &times, space)?;
+            let text = serde_json::to_string(&doc).map_err(|e| HostError::file(&blob, e.to_string()))?;
+            println!("{text}");
             Ok(())
         }
         Command::ExportEvac { blob, clip, output, name } => {

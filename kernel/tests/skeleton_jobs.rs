@@ -199,7 +199,7 @@ fn sampling_linear_step_and_rest<S: Scalar>() {
 both!(sampling_linear_step_and_rest);
 
 /// Looping clips wrap with rem_euclid; between the last key and the duration the last key holds;
-/// at t = duration the clip's start is sampled. 2D: angles lerp as plain numbers.
+/// t = duration (inside the clip) samples the last keys, 2·duration wraps to the start. 2D: angles lerp as plain numbers.
 fn sampling_loop_wrap_2d<S: Scalar>() {
     let parents = [ROOT];
     let rest = [t2::<S>([9.0, 9.0], 0.7, [1.0, 1.0])];
@@ -216,10 +216,11 @@ fn sampling_loop_wrap_2d<S: Scalar>() {
     let mut ctx = SamplingContext::<1>::new();
     let mut pose = [Transform2::<S>::IDENTITY; 1];
     // (time, translation, angle)
-    let cases: [(f64, [f64; 2], f64); 7] = [
+    let cases: [(f64, [f64; 2], f64); 8] = [
         (2.5, [1.0 / 3.0, -1.0 / 3.0], 3.0 - 6.0 * 0.25), // wraps to 0.5: u = 0.25 / 0.75
         (-0.75, [2.0, 2.0], 3.0 - 6.0 * 0.625),           // wraps to 1.25
-        (2.0, [0.0, 0.0], 3.0),                           // t = duration: the start (before key 0)
+        (2.0, [3.0, 5.0], -3.0),                          // t = duration: the last keys
+        (4.0, [0.0, 0.0], 3.0),                           // 2·duration: wraps to the start
         (1.75, [3.0, 5.0], 3.0 - 6.0 * 0.875),            // between the last key and the duration
         (4.1, [0.0, 0.0], 3.0 - 6.0 * 0.05),              // wraps to 0.1
         (1.0, [1.0, -1.0], 0.0),                          // angle through 0, not through π

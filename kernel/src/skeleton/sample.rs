@@ -66,10 +66,11 @@ impl<const N: usize> SamplingContext<N> {
 ///
 /// # Time
 ///
-/// The job's `time` (seconds) is first brought into the clip: a **looping** clip wraps it with
-/// [`Scalar::rem_euclid`] into `[0, duration)` (so `t = duration` samples the clip's start, the
-/// same pose as `t = 0`, and negative times count back from the end); a **non-looping** clip clamps
-/// it to `[0, duration]` (so `t = duration` and later sample the end). A non-finite f32 time
+/// A time within `[0, duration]` is sampled as it is (so `t = duration` samples the clip's last
+/// keys, in a looping clip too: every key is reproduced at its own time). A time outside is brought
+/// into the clip: a **looping** clip wraps it with [`Scalar::rem_euclid`] into `[0, duration)`
+/// (negative times count back from the end, `2·duration` samples the start); a **non-looping** clip
+/// clamps it to `[0, duration]`. Players keep their own time in `[0, duration)` for looping clips. A non-finite f32 time
 /// samples `t = 0`.
 ///
 /// # Keys
@@ -183,7 +184,14 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
         self.validate(ctx, output)?;
         let bones = self.skeleton.bone_count();
         let duration = self.clip.duration();
-        let t = if self.clip.looping() { self.time.rem_euclid(duration) } else { self.time.clamp(S::ZERO, duration) };
+        let inside = self.time >= S::ZERO && self.time <= duration;
+        let t = if inside {
+            self.time
+        } else if self.clip.looping() {
+            self.time.rem_euclid(duration)
+        } else {
+            self.time.clamp(S::ZERO, duration)
+        };
         let slerp = self.rotation == RotationInterp::Slerp;
         let all_lods = self.lod == u8::MAX;
         for (i, (out, cursor)) in output.iter_mut().zip(ctx.cursors.iter_mut()).take(bones).enumerate() {
