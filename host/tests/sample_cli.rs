@@ -7,6 +7,8 @@
 //! host/tests/eva.rs checks against hand-read lines), interpolated here in f64 — not the kernel's
 //! arithmetic.
 
+#![allow(clippy::needless_range_loop, clippy::type_complexity)]
+
 mod common;
 
 use common::fixtures;
