@@ -135,6 +135,8 @@ pub enum SectionDefect {
     Sprite(crate::sprite::SpriteDefect),
     /// A scene section's content is invalid.
     Scene(crate::scene::SceneDefect),
+    /// A skeleton or skeletal clip section's content is invalid.
+    Skeleton(crate::skeleton::SkeletonDefect),
 }
 
 impl fmt::Display for SectionDefect {
@@ -151,6 +153,7 @@ impl fmt::Display for SectionDefect {
             }
             Self::Sprite(d) => write!(f, "sprite: {d}"),
             Self::Scene(d) => write!(f, "scene: {d}"),
+            Self::Skeleton(d) => write!(f, "skeletal: {d}"),
         }
     }
 }

@@ -39,6 +39,7 @@ extern crate std;
 mod error;
 pub mod scene;
 mod sections;
+pub mod skeleton;
 pub mod sprite;
 mod view;
 #[cfg(feature = "std")]
@@ -55,9 +56,11 @@ use serde::{Deserialize, Serialize};
 /// The four bytes every blob starts with.
 pub const MAGIC: [u8; 4] = *b"OSCL";
 /// The format version this crate reads and writes.
-/// Version 2 added [`SectionKind::Sprite`], version 3 [`SectionKind::Scene`]; older blobs are still
-/// read (a version-1 blob may not hold sprites, a version-2 blob may not hold scenes).
-pub const FORMAT_VERSION: u16 = 3;
+/// Version 2 added [`SectionKind::Sprite`], version 3 [`SectionKind::Scene`], version 4
+/// [`SectionKind::Skeleton`] and [`SectionKind::SkelClip`]; older blobs are still read (a version-1
+/// blob may not hold sprites, a version-2 blob may not hold scenes, a version-3 blob may not hold
+/// skeletal sections).
+pub const FORMAT_VERSION: u16 = 4;
 /// The oldest format version this crate reads.
 pub const OLDEST_READABLE_VERSION: u16 = 1;
 /// The size of the fixed header in bytes.
@@ -155,6 +158,10 @@ pub enum SectionKind {
     Sprite = 3,
     /// A scene: nodes, Animators (property clips) and state machines ([`scene`]).
     Scene = 4,
+    /// A skeleton: bones, parents, rest pose ([`skeleton`]).
+    Skeleton = 5,
+    /// A skeletal clip: per-bone channels of keys, and events ([`skeleton`]).
+    SkelClip = 6,
 }
 
 impl SectionKind {
@@ -165,6 +172,8 @@ impl SectionKind {
             2 => Some(Self::Test),
             3 => Some(Self::Sprite),
             4 => Some(Self::Scene),
+            5 => Some(Self::Skeleton),
+            6 => Some(Self::SkelClip),
             _ => None,
         }
     }
@@ -176,6 +185,8 @@ impl SectionKind {
             Self::Test => "test",
             Self::Sprite => "sprite",
             Self::Scene => "scene",
+            Self::Skeleton => "skeleton",
+            Self::SkelClip => "skelclip",
         }
     }
 }
@@ -323,12 +334,48 @@ impl<'a> Blob<'a> {
                     return Err(LoadError::UnknownSection { section, kind: rec.kind });
                 }
                 scene::SceneSection::parse(body, header.encoding, &blob.strings).map(|_| ())
+            } else if rec.kind == SectionKind::Skeleton as u32 || rec.kind == SectionKind::SkelClip as u32 {
+                if header.version < 4 {
+                    return Err(LoadError::UnknownSection { section, kind: rec.kind });
+                }
+                blob.check_skeletal(i, rec.kind, body)
             } else {
                 Ok(())
             };
             checked.map_err(|defect| LoadError::MalformedSection { section, kind: rec.kind, defect })?;
         }
         Ok(blob)
+    }
+
+    /// Validates skeletal section `i` (its body, and against the other sections: skeleton names
+    /// unique, a clip's skeleton present and agreeing).
+    fn check_skeletal(&self, i: usize, kind: u32, body: &'a [u8]) -> Result<(), SectionDefect> {
+        use skeleton::{SkelClipSection, SkeletonDefect, SkeletonSection};
+        let enc = self.header.encoding;
+        if kind == SectionKind::Skeleton as u32 {
+            let sk = SkeletonSection::parse(body, enc, &self.strings)?;
+            let earlier = self.skeletons_upto(i).any(|o| o.name() == sk.name());
+            if earlier {
+                return Err(SectionDefect::Skeleton(SkeletonDefect::DuplicateSkeleton { name: sk.name_id() }));
+            }
+            return Ok(());
+        }
+        let clip = SkelClipSection::parse(body, enc, &self.strings)?;
+        let wanted = clip.skeleton_name();
+        let sk = self
+            .skeletons_upto(self.section_count())
+            .find(|s| Some(s.name()) == wanted)
+            .ok_or(SectionDefect::Skeleton(SkeletonDefect::SkeletonRef { name: clip.skeleton_id() }))?;
+        clip.check_skeleton(&sk).map_err(SectionDefect::Skeleton)
+    }
+
+    /// Skeleton sections among the first `end` records (opened, not checked).
+    fn skeletons_upto(&self, end: usize) -> impl Iterator<Item = skeleton::SkeletonSection<'a>> + 'a {
+        let this = *self;
+        (0..end).filter_map(move |j| match this.section(j) {
+            Some((SectionKind::Skeleton, b)) => skeleton::SkeletonSection::open(b, this.encoding(), &this.strings).ok(),
+            _ => None,
+        })
     }
 
     /// Parses and checks only the fixed header and the payload length (not the checksum).
@@ -426,6 +473,22 @@ impl<'a> Blob<'a> {
         })
     }
 
+    /// The skeleton sections, in directory order.
+    pub fn skeletons(&self) -> impl Iterator<Item = skeleton::SkeletonSection<'a>> + 'a {
+        self.skeletons_upto(self.section_count())
+    }
+
+    /// The skeletal clip sections, in directory order.
+    pub fn skel_clips(&self) -> impl Iterator<Item = skeleton::SkelClipSection<'a>> + 'a {
+        let this = *self;
+        (0..self.section_count()).filter_map(move |i| match this.section(i) {
+            Some((SectionKind::SkelClip, body)) => {
+                skeleton::SkelClipSection::open(body, this.encoding(), &this.strings).ok()
+            }
+            _ => None,
+        })
+    }
+
     /// The test sections, in directory order.
     pub fn test_sections(&self) -> impl Iterator<Item = TestSection<'a>> + 'a {
         let this = *self;
@@ -438,5 +501,7 @@ impl<'a> Blob<'a> {
 
 #[cfg(test)]
 mod scene_tests;
+#[cfg(test)]
+mod skeleton_tests;
 #[cfg(test)]
 mod tests;

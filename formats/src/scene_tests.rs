@@ -195,7 +195,7 @@ fn the_valid_scene_loads_and_reads_back_record_for_record() {
     for e in BOTH {
         let bytes = blob(e, &parts(e));
         let blob = Blob::parse(&bytes).unwrap();
-        assert_eq!(blob.header().version, 3);
+        assert_eq!(blob.header().version, crate::FORMAT_VERSION);
         assert_eq!(blob.section_count(), 2);
         let scenes: Vec<SceneSection<'_>> = blob.scenes().collect();
         assert_eq!(scenes.len(), 1);
@@ -285,7 +285,7 @@ fn an_empty_scene_is_valid() {
 #[test]
 fn a_version_2_blob_may_not_hold_a_scene() {
     let mut b = blob(Q16, &parts(Q16));
-    assert_eq!(u16::from_le_bytes([b[4], b[5]]), 3);
+    assert_eq!(u16::from_le_bytes([b[4], b[5]]), crate::FORMAT_VERSION);
     b[4] = 2;
     let crc = checksum(&b[..12], &b[HEADER_LEN..]);
     b[12..16].copy_from_slice(&crc.to_le_bytes());

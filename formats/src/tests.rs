@@ -58,7 +58,10 @@ fn refuses_each_header_defect() {
     assert_eq!(Blob::parse(&b).unwrap_err(), LoadError::BadMagic { found: *b"XSCL" });
     let mut b = good.clone();
     b[4] = 9;
-    assert_eq!(Blob::parse(&b).unwrap_err(), LoadError::UnsupportedVersion { found: 9, oldest: 1, newest: 3 });
+    assert_eq!(
+        Blob::parse(&b).unwrap_err(),
+        LoadError::UnsupportedVersion { found: 9, oldest: 1, newest: FORMAT_VERSION }
+    );
     let mut b = good.clone();
     b[6] = 3;
     assert_eq!(Blob::parse(&b).unwrap_err(), LoadError::UnknownEncoding { found: 3 });
@@ -80,9 +83,9 @@ fn refuses_each_header_defect() {
 #[test]
 fn version_error_names_both_versions() {
     let mut b = sample(ScalarEncoding::F32);
-    b[4] = 4;
+    b[4] = 5;
     let msg = std::format!("{}", Blob::parse(&b).unwrap_err());
-    assert!(msg.contains("version 4") && msg.contains("versions 1 to 3"), "{msg}");
+    assert!(msg.contains("version 5") && msg.contains("versions 1 to 4"), "{msg}");
 }
 
 #[test]

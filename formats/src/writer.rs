@@ -94,6 +94,22 @@ impl BlobWriter {
         Ok(())
     }
 
+    /// Adds a skeleton section (string ids from [`intern`](Self::intern); checked when the blob is
+    /// read back, like [`add_sprite`](Self::add_sprite)).
+    pub fn add_skeleton(&mut self, body: &crate::skeleton::SkeletonBody<'_>) -> Result<(), WriteError> {
+        let bytes = postcard::to_stdvec(body).map_err(|_| WriteError::Encode)?;
+        self.add_section(SectionKind::Skeleton, bytes);
+        Ok(())
+    }
+
+    /// Adds a skeletal clip section (string ids from [`intern`](Self::intern); checked when the
+    /// blob is read back, like [`add_sprite`](Self::add_sprite)).
+    pub fn add_skel_clip(&mut self, body: &crate::skeleton::SkelClipBody<'_>) -> Result<(), WriteError> {
+        let bytes = postcard::to_stdvec(body).map_err(|_| WriteError::Encode)?;
+        self.add_section(SectionKind::SkelClip, bytes);
+        Ok(())
+    }
+
     /// Writes the blob.
     pub fn finish(self) -> Result<Vec<u8>, WriteError> {
         let mut all: Vec<(SectionKind, Vec<u8>)> = Vec::with_capacity(self.sections.len() + 1);

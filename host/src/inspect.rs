@@ -54,6 +54,9 @@ pub fn describe_json(path: &Path, bytes: &[u8]) -> Result<Value, HostError> {
             Some(SectionKind::Scene) => {
                 s["kind"] = json!("scene");
             }
+            Some(k @ (SectionKind::Skeleton | SectionKind::SkelClip)) => {
+                s["kind"] = json!(k.name());
+            }
             None => s["kind"] = json!(rec.kind),
         }
         sections.push(s);
@@ -77,7 +80,51 @@ pub fn describe_json(path: &Path, bytes: &[u8]) -> Result<Value, HostError> {
         "tests": tests,
         "sprites": asset.sprites().map(|sp| describe_sprite(&asset, &sp)).collect::<Vec<_>>(),
         "scenes": asset.scenes().map(|sc| describe_scene(&sc)).collect::<Vec<_>>(),
+        "skeletons": asset.skeletons().zip(section_lens(&asset, SectionKind::Skeleton))
+            .map(|(sk, len)| describe_skeleton(&sk, len)).collect::<Vec<_>>(),
+        "skel_clips": asset.skel_clips().zip(section_lens(&asset, SectionKind::SkelClip))
+            .map(|(c, len)| describe_skel_clip(&c, len)).collect::<Vec<_>>(),
     }))
+}
+
+/// The body lengths of the sections of `kind`, in directory order.
+fn section_lens(asset: &Asset<'_>, kind: SectionKind) -> Vec<u32> {
+    asset.blob().records().filter(|r| r.kind == kind as u32).map(|r| r.len).collect()
+}
+
+/// A skeleton's bones (name, parent, LOD) and section bytes, as JSON.
+pub fn describe_skeleton(sk: &ossicle::skeleton::BlobSkeleton<'_>, bytes: u32) -> Value {
+    let sec = sk.section();
+    let bones: Vec<Value> = (0..sk.bone_count())
+        .filter_map(|i| sec.bone(i).map(|b| (i, b)))
+        .map(|(i, b)| json!({ "name": sk.bone_name(i), "parent": b.parent, "lod": b.lod }))
+        .collect();
+    json!({ "name": sk.name(), "dimension": sk.dimension().name(), "bones": bones, "bytes": bytes })
+}
+
+/// A skeletal clip's header, counts (animated bones, channels, keys, quantised channels, events)
+/// and section bytes, as JSON.
+pub fn describe_skel_clip(c: &ossicle::skeleton::BlobSkelClip<'_>, bytes: u32) -> Value {
+    let sec = c.section();
+    let enc = sec.encoding();
+    let (mut tracks, mut channels, mut keys, mut quantized) = (0usize, 0usize, 0u64, 0usize);
+    for b in 0..sec.bone_count() {
+        let recs: Vec<_> = (0..3).filter_map(|ch| sec.channel(b, ch)).filter(|r| r.key_count() > 0).collect();
+        tracks += usize::from(!recs.is_empty());
+        channels += recs.len();
+        keys += recs.iter().map(|r| u64::from(r.key_count())).sum::<u64>();
+        quantized += recs.iter().filter(|r| r.quantized()).count();
+    }
+    let events: Vec<Value> = (0..sec.event_count())
+        .filter_map(|i| sec.event(i))
+        .map(|(t, n)| json!({ "time": enc.decode_f64(t), "name": sec.strings().get(n) }))
+        .collect();
+    json!({
+        "name": c.name(), "skeleton": c.skeleton_name(), "dimension": c.dimension().name(),
+        "duration": enc.decode_f64(sec.duration()), "sample_rate": enc.decode_f64(sec.sample_rate()),
+        "looping": sec.looping(), "bones": sec.bone_count(), "tracks": tracks, "channels": channels, "keys": keys,
+        "quantized_channels": quantized, "events": events, "bytes": bytes,
+    })
 }
 
 /// A sprite's canvas, storage, frames and animations, as JSON.
@@ -347,6 +394,32 @@ pub fn describe_text(path: &Path, bytes: &[u8]) -> Result<String, HostError> {
                 m["transitions"].as_array().map_or(0, Vec::len)
             );
         }
+    }
+    for sk in v["skeletons"].as_array().cloned().unwrap_or_default() {
+        let _ = writeln!(
+            out,
+            "  skeleton {} ({}): {} bones, section {} bytes",
+            sk["name"],
+            sk["dimension"].as_str().unwrap_or("?"),
+            sk["bones"].as_array().map_or(0, Vec::len),
+            sk["bytes"]
+        );
+    }
+    for c in v["skel_clips"].as_array().cloned().unwrap_or_default() {
+        let _ = writeln!(
+            out,
+            "  skelclip {} of skeleton {}: {} s{}, {} tracks, {} channels ({} quantised), {} keys, {} events, section {} bytes",
+            c["name"],
+            c["skeleton"],
+            c["duration"],
+            if c["looping"] == json!(true) { " looping" } else { "" },
+            c["tracks"],
+            c["channels"],
+            c["quantized_channels"],
+            c["keys"],
+            c["events"].as_array().map_or(0, Vec::len),
+            c["bytes"]
+        );
     }
     Ok(out)
 }

@@ -12,9 +12,9 @@ pub struct Project {
     pub sprites: Vec<Sprite>,
     /// Scenes: node trees with Animators and state machines.
     pub scenes: Vec<crate::sources::scene::SceneIr>,
-    /// Skeletons (issue 6: parsed and checked; blob sections to come).
+    /// Skeletons (Skeleton sections).
     pub skeletons: Vec<SkeletonIr>,
-    /// Skeletal clips (issue 6: parsed and checked; blob sections to come).
+    /// Skeletal clips (SkelClip sections).
     pub skel_clips: Vec<SkelClipIr>,
 }
 

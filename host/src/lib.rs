@@ -11,9 +11,12 @@ pub mod ir;
 pub mod output;
 pub mod pack;
 pub mod pixels;
+pub mod reduce;
 pub mod render;
+pub mod sample;
 #[cfg(feature = "sim")]
 pub mod sim;
+pub mod skeletal;
 pub mod sources;
 pub mod trace;
 pub mod write;

@@ -42,6 +42,57 @@ enum Command {
         /// Alpha at and above which a pixel is opaque (the kernel does not blend).
         #[arg(long, default_value_t = 128)]
         alpha_threshold: u8,
+        /// Store skeletal key values as 16-bit quantised values with per-channel ranges (lossy;
+        /// default: lossless scalar words).
+        #[arg(long)]
+        quantize: bool,
+        /// The skeleton EVAC clips bind to when the build defines several (default: the only one).
+        #[arg(long, value_name = "NAME")]
+        skeleton: Option<String>,
+        /// Keyframe reduction of skeletal clips: the largest error allowed, in the clip's units
+        /// (Mixamo: cm), of a virtual vertex `--reduce-distance` from each bone in model space
+        /// (ACL's measure). With `--quantize` the bound holds after quantisation. Default: keep
+        /// every key.
+        #[arg(long, value_name = "ERROR")]
+        reduce: Option<f64>,
+        /// The virtual vertices' distance from their bone for `--reduce` (clip units).
+        #[arg(long, value_name = "DISTANCE", default_value_t = 3.0)]
+        reduce_distance: f64,
+    },
+    /// Evaluate a skeletal clip with the kernel at given times and print every bone's transform
+    /// (JSON: {"clip", "space", "samples": [{"time", "bones": [{"name", "translation", "rotation",
+    /// "scale"}]}]}; 2D skeletons give "angle" in degrees instead of "rotation").
+    Sample {
+        /// The blob.
+        blob: PathBuf,
+        /// The clip.
+        #[arg(long)]
+        clip: String,
+        /// Times in seconds, comma-separated (a looping clip wraps times past its end, a
+        /// non-looping one holds its ends).
+        #[arg(long, value_name = "T1,T2,…", allow_hyphen_values = true)]
+        at: String,
+        /// Bone transforms relative to the parent (local) or to the skeleton's root space (model).
+        #[arg(long, value_enum, default_value_t = SampleSpace::Local)]
+        space: SampleSpace,
+        /// Print JSON (the only output format; accepted for scripts that pass it).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a skeletal clip of a blob as an EVAC file (eve.animation-tracks/1), as the kernel
+    /// reads it: one track per animated bone, in skeleton order. 3D clips only.
+    ExportEvac {
+        /// The blob.
+        blob: PathBuf,
+        /// The clip to export.
+        #[arg(long)]
+        clip: String,
+        /// The EVAC file to write (replaced atomically; untouched on failure).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// The clip name written in the file (default: the clip's own name).
+        #[arg(long)]
+        name: Option<String>,
     },
     /// Play a sprite animation of a blob with the kernel and write its frames: an animated GIF (OUT
     /// ends in .gif) or a folder of PNGs 0000.png, 0001.png, ... plus frames.json.
@@ -156,9 +207,31 @@ enum Encoding {
     Q16,
 }
 
+/// `ossicle sample --space`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SampleSpace {
+    /// Relative to the parent bone.
+    Local,
+    /// Relative to the skeleton's root space.
+    Model,
+}
+
 fn run(cli: Cli) -> Result<(), HostError> {
     match cli.command {
-        Command::Build { inputs, output, scalar, pixels, endian, rle, transparency, alpha_threshold } => {
+        Command::Build {
+            inputs,
+            output,
+            scalar,
+            pixels,
+            endian,
+            rle,
+            transparency,
+            alpha_threshold,
+            quantize,
+            skeleton,
+            reduce,
+            reduce_distance,
+        } => {
             use ossicle_format::sprite::PixelFormat as F;
             use ossicle_host::pixels::{self as px, FormatChoice};
             let encoding = match scalar {
@@ -197,8 +270,12 @@ fn run(cli: Cli) -> Result<(), HostError> {
                     alpha_threshold,
                 },
             };
-            let project = sources::load_sources(&inputs)?;
-            let (bytes, report) = write::write_blob_with(&project, &opts)?;
+            let mut project = sources::load_sources(&inputs)?;
+            if let Some(max_error_cm) = reduce {
+                reduce_clips(&mut project, skeleton.as_deref(), quantize, max_error_cm, reduce_distance)?;
+            }
+            let skeletal = write::SkelOptions { quantize, skeleton };
+            let (bytes, report) = write::write_blob_skeletal(&project, &opts, &skeletal)?;
             output::write_atomically(&output, &bytes)?;
             for s in &report.sprites {
                 let p = &s.pixels;
@@ -230,7 +307,36 @@ fn run(cli: Cli) -> Result<(), HostError> {
             for (name, bytes) in &report.scenes {
                 eprintln!("scene {name}: section {bytes} bytes");
             }
+            for s in &report.skeletons {
+                eprintln!("skeleton {}: {} bones, section {} bytes", s.name, s.bones, s.section_bytes);
+            }
+            for c in &report.skel_clips {
+                let [t, r, sc] = c.max_error;
+                eprintln!(
+                    "skelclip {} (skeleton {}): {} tracks, {} keys, {} quantised channels, max error translation {t:.3e} rotation {r:.3e} scale {sc:.3e}, section {} bytes",
+                    c.name, c.skeleton, c.tracks, c.keys, c.quantized_channels, c.section_bytes
+                );
+            }
             eprintln!("wrote {} ({} bytes, {} scalars)", output.display(), bytes.len(), encoding.name());
+            Ok(())
+        }
+        Command::Sample { blob, clip, at, space, json: _ } => {
+            let times = ossicle_host::sample::parse_times(&at).map_err(|e| HostError::file(&blob, e))?;
+            let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
+            let space = match space {
+                SampleSpace::Local => ossicle_host::sample::Space::Local,
+                SampleSpace::Model => ossicle_host::sample::Space::Model,
+            };
+            let doc = ossicle_host::sample::sample_blob(&blob, &bytes, &clip, &times, space)?;
+            let text = serde_json::to_string(&doc).map_err(|e| HostError::file(&blob, e.to_string()))?;
+            println!("{text}");
+            Ok(())
+        }
+        Command::ExportEvac { blob, clip, output, name } => {
+            let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
+            let evac = ossicle_host::skeletal::export_evac(&blob, &bytes, &clip, name.as_deref())?;
+            output::write_atomically(&output, &evac)?;
+            eprintln!("wrote {} ({} bytes, clip {clip})", output.display(), evac.len());
             Ok(())
         }
         Command::Render { blob, sprite, animation, out, background, scale } => {
@@ -322,4 +428,36 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `build --reduce`: every skeletal clip reduced against its skeleton, the measured error reported.
+fn reduce_clips(
+    project: &mut ossicle_host::ir::Project,
+    chosen: Option<&str>,
+    quantize: bool,
+    max_error_cm: f64,
+    vertex_distance: f64,
+) -> Result<(), HostError> {
+    use ossicle_host::reduce;
+    let opts = reduce::ReduceOptions { max_error_cm, vertex_distance, ..reduce::ReduceOptions::default() };
+    let mut clips = std::mem::take(&mut project.skel_clips);
+    let result = clips.iter_mut().try_for_each(|clip| {
+        let skel = write::skeleton::skeleton_for(clip, &project.skeletons, chosen)?;
+        let before = reduce::key_count(clip);
+        let (reduced, stats) =
+            if quantize { reduce::reduce_quantized(skel, clip, &opts)? } else { reduce::reduce(skel, clip, &opts)? };
+        eprintln!(
+            "reduced {}: {before} -> {} keys, error at {vertex_distance} from each bone: max {:.5}, p99 {:.5}, {:.2}% of {} samples within {max_error_cm}",
+            clip.name,
+            reduce::key_count(&reduced),
+            stats.max,
+            stats.p99,
+            stats.under_threshold_share * 100.0,
+            stats.samples
+        );
+        *clip = reduced;
+        Ok::<(), HostError>(())
+    });
+    project.skel_clips = clips;
+    result
 }

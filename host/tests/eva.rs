@@ -263,14 +263,17 @@ fn slowrun_fixture_keeps_the_extra_keys() {
 }
 
 #[test]
-fn eva_files_go_through_parse_source_and_the_writer_says_not_yet() {
+fn eva_files_go_through_parse_source_and_build_into_a_blob() {
     let Some(dir) = fixtures() else { return };
     let path = dir.join("eva/SlowRun.eva");
     let project = parse_source(&path, &std::fs::read(&path).unwrap()).unwrap_or_else(|e| panic!("{e}"));
     let (sk, clip) = split(project.clone());
     assert_eq!((sk.name.as_str(), clip.tracks.len()), ("SlowRun", 52));
-    let err = ossicle_host::write::write_blob(&project, ossicle_format::ScalarEncoding::F32).unwrap_err();
-    assert!(err.reason.contains("no skeletal sections yet"), "{err}");
+    let bytes = ossicle_host::write::write_blob(&project, ossicle_format::ScalarEncoding::F32).unwrap();
+    let asset = ossicle::asset::Asset::load(&bytes).unwrap();
+    let skel = asset.skeleton_named("SlowRun").unwrap();
+    let c = asset.skel_clip_named("SlowRun").unwrap();
+    assert_eq!((skel.bone_count(), c.skeleton_name()), (70, Some("SlowRun")));
 }
 
 // ---------------------------------------------------------------------------------------------

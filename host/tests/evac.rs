@@ -577,10 +577,11 @@ fn parse_source_reads_evac_and_names_the_byte() {
 }
 
 #[test]
-fn building_an_evac_says_skeletal_sections_are_not_there_yet() {
+fn building_an_evac_alone_asks_for_its_skeleton() {
     let project = evac::parse(Path::new("idle.evac"), &small_valid().0).unwrap();
     let e = ossicle_host::write::write_blob(&project, ossicle_format::ScalarEncoding::F32).unwrap_err();
-    assert!(e.reason.contains("no skeletal sections yet"), "{e}");
+    assert_eq!(e.file, Path::new("idle.evac"));
+    assert!(e.reason.contains("has no skeleton of its own") && e.reason.contains("defines none"), "{e}");
 }
 
 // ---- binding to a skeleton ----

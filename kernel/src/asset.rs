@@ -20,6 +20,7 @@ use core::marker::PhantomData;
 use ossicle_format::{Blob, WordIter, WordView};
 pub use ossicle_format::{LoadError, ScalarEncoding, SectionDefect, StringTable};
 
+use crate::skeleton::{BlobSkelClip, BlobSkeleton};
 use crate::Scalar;
 
 /// A loaded blob, borrowed from its bytes (RAM, flash or XIP memory); nothing is copied.
@@ -68,6 +69,32 @@ impl<'a> Asset<'a> {
     /// The first test section called `name`.
     pub fn test_section_named(&self, name: &str) -> Option<TestSection<'a>> {
         self.test_sections().find(|t| t.name() == name)
+    }
+
+    /// The skeleton sections, in blob order.
+    pub fn skeletons(&self) -> impl Iterator<Item = BlobSkeleton<'a>> + 'a {
+        self.blob.skeletons().map(|section| BlobSkeleton { section })
+    }
+
+    /// The skeleton called `name` (skeleton names are unique in a blob).
+    pub fn skeleton_named(&self, name: &str) -> Option<BlobSkeleton<'a>> {
+        self.skeletons().find(|s| s.name() == name)
+    }
+
+    /// The skeletal clip sections, in blob order.
+    pub fn skel_clips(&self) -> impl Iterator<Item = BlobSkelClip<'a>> + 'a {
+        self.blob.skel_clips().map(|section| BlobSkelClip { section })
+    }
+
+    /// The first skeletal clip called `name`.
+    pub fn skel_clip_named(&self, name: &str) -> Option<BlobSkelClip<'a>> {
+        self.skel_clips().find(|c| c.name() == name)
+    }
+
+    /// The skeleton `clip` animates (the loader checked it is there, with the clip's dimension
+    /// and at least its bone count).
+    pub fn skeleton_of(&self, clip: &BlobSkelClip<'_>) -> Option<BlobSkeleton<'a>> {
+        self.skeleton_named(clip.skeleton_name()?)
     }
 
     /// The validated container, for tools.

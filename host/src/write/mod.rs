@@ -2,9 +2,11 @@
 
 mod anims;
 mod scene;
+pub mod skeleton;
 
 pub use anims::{encode_animations, played_frames};
 pub use scene::encode_scene;
+pub use skeleton::{SkelClipReport, SkelOptions, SkeletonReport};
 
 use crate::error::HostError;
 use crate::ir::Project;
@@ -28,12 +30,16 @@ impl WriteOptions {
 }
 
 /// What a blob holds and what it costs, per sprite.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct WriteReport {
     /// One entry per sprite, in blob order.
     pub sprites: Vec<SpriteReport>,
     /// One entry per scene: its name and section bytes.
     pub scenes: Vec<(String, usize)>,
+    /// One entry per skeleton, in blob order.
+    pub skeletons: Vec<SkeletonReport>,
+    /// One entry per skeletal clip, in blob order.
+    pub skel_clips: Vec<SkelClipReport>,
 }
 
 /// A sprite's storage.
@@ -64,10 +70,22 @@ pub fn write_blob(project: &Project, encoding: ScalarEncoding) -> Result<Vec<u8>
 }
 
 /// Encodes `project` as a blob with the given options, and reports what each sprite costs.
+/// Skeletal sections are written with the default [`SkelOptions`] (lossless, each EVAC clip bound
+/// to the build's only skeleton).
 ///
 /// The blob is read back through the kernel's loader before it is returned, so a blob this
 /// returns always loads.
 pub fn write_blob_with(project: &Project, opts: &WriteOptions) -> Result<(Vec<u8>, WriteReport), HostError> {
+    write_blob_skeletal(project, opts, &SkelOptions::default())
+}
+
+/// [`write_blob_with`] with options for the skeletal sections: 16-bit quantisation of key values,
+/// and the skeleton EVAC clips bind to (see [`skeleton`]).
+pub fn write_blob_skeletal(
+    project: &Project,
+    opts: &WriteOptions,
+    skeletal: &SkelOptions,
+) -> Result<(Vec<u8>, WriteReport), HostError> {
     let encoding = opts.encoding;
     let mut w = BlobWriter::new(encoding);
     let mut report = WriteReport::default();
@@ -123,18 +141,9 @@ pub fn write_blob_with(project: &Project, opts: &WriteOptions) -> Result<(Vec<u8
             animations: sprite.animations.len(),
         });
     }
-    if let Some(sk) = project.skeletons.first() {
-        return Err(HostError::file(
-            &sk.origin.file,
-            "skeletons parse and check, but the blob format has no skeletal sections yet (issue 6 in progress)",
-        ));
-    }
-    if let Some(c) = project.skel_clips.first() {
-        return Err(HostError::file(
-            &c.origin.file,
-            "skeletal clips parse and check, but the blob format has no skeletal sections yet (issue 6 in progress)",
-        ));
-    }
+    let (skeletons, clips) = skeleton::encode_all(&project.skeletons, &project.skel_clips, skeletal, &mut w, encoding)?;
+    report.skeletons = skeletons;
+    report.skel_clips = clips;
     let mut scene_names = std::collections::BTreeMap::new();
     for scene in &project.scenes {
         if let Some(file) = scene_names.insert(scene.name.clone(), scene.file.clone()) {

@@ -8,7 +8,7 @@
 //! here do. Values are read through [`Scalars`], which a blob implements by decoding words (raw
 //! scalars, or 16-bit quantised values with a per-channel range).
 
-use crate::math::{Transform2, Transform3};
+use crate::math::{Quat, Transform2, Transform3, Vec2, Vec3};
 use crate::scalar::Scalar;
 
 /// A read-only array of scalars: a slice in RAM, or words in a blob.
@@ -81,7 +81,7 @@ pub enum Interpolation {
 
 /// One channel of one bone: its keys, read through `A`.
 ///
-/// With `w` components per key (see [`Joint::widths`]) and `n = times.len()` keys:
+/// With `w` components per key (see [`Joint::WIDTHS`]) and `n = times.len()` keys:
 /// `values` holds `n·w` scalars, key after key; `tangents` is empty unless the interpolation is
 /// [`Interpolation::Hermite`], then it holds `2·n·w` scalars, per key its `w` in-tangent
 /// components then its `w` out-tangent components. Times are seconds from the clip's start,
@@ -164,23 +164,268 @@ pub trait Joint<S: Scalar>: Copy + PartialEq + core::fmt::Debug {
     const IDENTITY: Self;
     /// `child` expressed in `parent`'s space (the local-to-model step).
     fn compose(parent: Self, child: Self) -> Self;
+
+    /// The blending accumulator's starting value: every component 0 (including the rotation).
+    const BLEND_ZERO: Self;
+
+    /// Channel `kind`'s components in key order (the first `WIDTHS[kind]` entries; the rest 0):
+    /// 3D translation `[x, y, z, 0]`, rotation `[x, y, z, w]`, scale `[x, y, z, 0]`; 2D
+    /// translation `[x, y, 0, 0]`, rotation `[angle, 0, 0, 0]`, scale `[x, y, 0, 0]`.
+    fn channel_values(&self, kind: ChannelKind) -> [S; 4];
+
+    /// Sets channel `kind` from components laid out as [`Joint::channel_values`] returns them.
+    fn set_channel_values(&mut self, kind: ChannelKind, v: [S; 4]);
+
+    /// Interpolates two rotation key values at `t` in `[0, 1]`: 3D nlerp on the shortest arc (as
+    /// [`Quat::nlerp`], normalised without a square root when the keys are close), or
+    /// [`Quat::slerp`] when `slerp`; 2D a plain lerp of the angles as numbers (keyed angles
+    /// are unwrapped by the host, so 3.0 to −3.0 turns the long way, through 0).
+    fn interpolate_rotation(a: [S; 4], b: [S; 4], t: S, slerp: bool) -> [S; 4];
+
+    /// Makes a rotation computed component-wise (a Hermite spline) valid: 3D normalises the
+    /// quaternion; 2D leaves the angle as it is.
+    fn normalize_rotation(r: [S; 4]) -> [S; 4];
+
+    /// Blending: `acc` plus `weight` times `pose`, with `pose`'s rotation taken on `reference`'s side
+    /// (3D: the quaternion negated when its dot product with `reference`'s is negative; 2D: the
+    /// angle accumulated as its shortest difference from `reference`'s, in `[−π, π)`).
+    /// `reference` is the first pose that contributes to the bone.
+    fn blend_accumulate(acc: Self, reference: Self, pose: Self, weight: S) -> Self;
+
+    /// Blending: the weighted average from the accumulated sum and the total weight (`> 0`):
+    /// translation and scale divided by `total`; 3D rotation normalised; 2D angle
+    /// `reference.angle + acc.angle / total`.
+    fn blend_finish(acc: Self, reference: Self, total: S) -> Self;
+
+    /// Additive blending: `pose` as a delta from `reference` (`reference⁻¹ ∘ pose` per channel):
+    /// translation `pose − reference`, rotation `reference⁻¹ · pose` (2D: the angle difference, not
+    /// wrapped), scale `pose / reference` component-wise (1 where `reference`'s component is 0).
+    fn additive_delta(reference: Self, pose: Self) -> Self;
+
+    /// Additive blending: `base` with `weight` of the delta `delta` applied: translation
+    /// `+= weight·delta`, rotation `base · nlerp(identity, delta, weight)` (2D: angle
+    /// `+= weight·delta`), scale `*= lerp(1, delta, weight)` component-wise. A weight of exactly 1
+    /// applies the delta's rotation as it is.
+    fn additive_apply(base: Self, delta: Self, weight: S) -> Self;
+}
+
+/// `d` wrapped into `[−π, π)` (only computed when outside `[−π, π]`).
+#[inline]
+fn wrap_angle<S: Scalar>(d: S) -> S {
+    if d.abs() <= S::PI {
+        d
+    } else {
+        d.add(S::PI).rem_euclid(S::TAU).sub(S::PI)
+    }
+}
+
+/// `a / b`, or 1 when `b` is 0 (scale ratios).
+#[inline]
+fn ratio<S: Scalar>(a: S, b: S) -> S {
+    if b == S::ZERO {
+        S::ONE
+    } else {
+        a.div(b)
+    }
+}
+
+/// `q / |q|` for the sampling and blending hot paths, where `q` is a lerp or a weighted sum of unit
+/// quaternions. Its squared length `n²` is usually within 2⁻⁸ of 1 (keys a few degrees apart):
+/// then `1/|q|` is two Newton steps from 1 (`y ← y·(3 − n²·y²)/2`, relative error below 1e-10
+/// before rounding, so as good as `1 / sqrt` in f32 and in Q16.16) — a few multiplications, no
+/// square root and no division (software routines on a Cortex-M0), and no approximate square root
+/// (the `fast-math` one is 6 % off). Otherwise (or for NaN) it is [`Quat::normalize`] (accurate
+/// for any magnitude; the zero quaternion gives the identity).
+#[inline]
+fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
+    let n2 = q.dot(q);
+    let d = n2.sub(S::ONE);
+    let inv = if d.abs() < S::from_ratio(1, 256) {
+        let y = S::ONE.sub(d.mul(S::HALF)); // (3 − n²)/2: the first step from y = 1
+        y.mul(S::from_ratio(3, 2).sub(S::HALF.mul(n2).mul(y.mul(y))))
+    } else {
+        return q.normalize();
+    };
+    Quat::from_xyzw(q.x.mul(inv), q.y.mul(inv), q.z.mul(inv), q.w.mul(inv))
+}
+
+/// Normalised lerp on the shortest arc, as [`Quat::nlerp`], normalised by [`normalize_quat`].
+#[inline]
+fn nlerp_quat<S: Scalar>(a: Quat<S>, b: Quat<S>, t: S) -> Quat<S> {
+    let b = if a.dot(b) < S::ZERO { b.neg() } else { b };
+    normalize_quat(Quat::from_xyzw(a.x.lerp(b.x, t), a.y.lerp(b.y, t), a.z.lerp(b.z, t), a.w.lerp(b.w, t)))
+}
+
+#[inline]
+fn quat_of<S: Scalar>(v: [S; 4]) -> Quat<S> {
+    let [x, y, z, w] = v;
+    Quat::from_xyzw(x, y, z, w)
+}
+
+#[inline]
+fn quat_values<S: Scalar>(q: Quat<S>) -> [S; 4] {
+    [q.x, q.y, q.z, q.w]
 }
 
 impl<S: Scalar> Joint<S> for Transform3<S> {
     const WIDTHS: [usize; 3] = [3, 4, 3];
     const IDENTITY: Self = Transform3::IDENTITY;
+    const BLEND_ZERO: Self =
+        Transform3::new(Vec3::ZERO, Quat::from_xyzw(S::ZERO, S::ZERO, S::ZERO, S::ZERO), Vec3::ZERO);
     #[inline]
     fn compose(parent: Self, child: Self) -> Self {
         parent.mul(child)
+    }
+    #[inline]
+    fn channel_values(&self, kind: ChannelKind) -> [S; 4] {
+        match kind {
+            ChannelKind::Translation => [self.translation.x, self.translation.y, self.translation.z, S::ZERO],
+            ChannelKind::Rotation => quat_values(self.rotation),
+            ChannelKind::Scale => [self.scale.x, self.scale.y, self.scale.z, S::ZERO],
+        }
+    }
+    #[inline]
+    fn set_channel_values(&mut self, kind: ChannelKind, v: [S; 4]) {
+        let [x, y, z, _] = v;
+        match kind {
+            ChannelKind::Translation => self.translation = Vec3::new(x, y, z),
+            ChannelKind::Rotation => self.rotation = quat_of(v),
+            ChannelKind::Scale => self.scale = Vec3::new(x, y, z),
+        }
+    }
+    #[inline]
+    fn interpolate_rotation(a: [S; 4], b: [S; 4], t: S, slerp: bool) -> [S; 4] {
+        let (a, b) = (quat_of(a), quat_of(b));
+        quat_values(if slerp { Quat::slerp(a, b, t) } else { nlerp_quat(a, b, t) })
+    }
+    #[inline]
+    fn normalize_rotation(r: [S; 4]) -> [S; 4] {
+        quat_values(normalize_quat(quat_of(r)))
+    }
+    #[inline]
+    fn blend_accumulate(acc: Self, reference: Self, pose: Self, weight: S) -> Self {
+        let q = pose.rotation;
+        let w = if q.dot(reference.rotation) < S::ZERO { weight.neg() } else { weight };
+        let r = acc.rotation;
+        Transform3::new(
+            pose.translation.scale(weight).add(acc.translation),
+            Quat::from_xyzw(q.x.mul_add(w, r.x), q.y.mul_add(w, r.y), q.z.mul_add(w, r.z), q.w.mul_add(w, r.w)),
+            pose.scale.scale(weight).add(acc.scale),
+        )
+    }
+    #[inline]
+    fn blend_finish(acc: Self, _reference: Self, total: S) -> Self {
+        if total == S::ONE {
+            return Transform3::new(acc.translation, normalize_quat(acc.rotation), acc.scale);
+        }
+        let (t, s, r) = (acc.translation, acc.scale, acc.rotation);
+        // The rotation sum is brought near unit length first, so that Q16.16 normalises a
+        // quaternion of full precision rather than a short one (small weights).
+        let inv = total.recip();
+        Transform3::new(
+            Vec3::new(t.x.div(total), t.y.div(total), t.z.div(total)),
+            normalize_quat(Quat::from_xyzw(r.x.mul(inv), r.y.mul(inv), r.z.mul(inv), r.w.mul(inv))),
+            Vec3::new(s.x.div(total), s.y.div(total), s.z.div(total)),
+        )
+    }
+    #[inline]
+    fn additive_delta(reference: Self, pose: Self) -> Self {
+        let (p, r) = (pose.scale, reference.scale);
+        Transform3::new(
+            pose.translation.sub(reference.translation),
+            reference.rotation.conjugate().mul(pose.rotation),
+            Vec3::new(ratio(p.x, r.x), ratio(p.y, r.y), ratio(p.z, r.z)),
+        )
+    }
+    #[inline]
+    fn additive_apply(base: Self, delta: Self, weight: S) -> Self {
+        let rotation =
+            if weight == S::ONE { delta.rotation } else { nlerp_quat(Quat::IDENTITY, delta.rotation, weight) };
+        let d = delta.scale;
+        Transform3::new(
+            delta.translation.scale(weight).add(base.translation),
+            base.rotation.mul(rotation),
+            base.scale.mul_elem(Vec3::new(
+                S::ONE.lerp(d.x, weight),
+                S::ONE.lerp(d.y, weight),
+                S::ONE.lerp(d.z, weight),
+            )),
+        )
     }
 }
 
 impl<S: Scalar> Joint<S> for Transform2<S> {
     const WIDTHS: [usize; 3] = [2, 1, 2];
     const IDENTITY: Self = Transform2::IDENTITY;
+    const BLEND_ZERO: Self = Transform2::new(Vec2::ZERO, S::ZERO, Vec2::ZERO);
     #[inline]
     fn compose(parent: Self, child: Self) -> Self {
         parent.mul(child)
+    }
+    #[inline]
+    fn channel_values(&self, kind: ChannelKind) -> [S; 4] {
+        match kind {
+            ChannelKind::Translation => [self.translation.x, self.translation.y, S::ZERO, S::ZERO],
+            ChannelKind::Rotation => [self.angle, S::ZERO, S::ZERO, S::ZERO],
+            ChannelKind::Scale => [self.scale.x, self.scale.y, S::ZERO, S::ZERO],
+        }
+    }
+    #[inline]
+    fn set_channel_values(&mut self, kind: ChannelKind, v: [S; 4]) {
+        let [x, y, _, _] = v;
+        match kind {
+            ChannelKind::Translation => self.translation = Vec2::new(x, y),
+            ChannelKind::Rotation => self.angle = x,
+            ChannelKind::Scale => self.scale = Vec2::new(x, y),
+        }
+    }
+    #[inline]
+    fn interpolate_rotation(a: [S; 4], b: [S; 4], t: S, _slerp: bool) -> [S; 4] {
+        let [a, ..] = a;
+        let [b, ..] = b;
+        [a.lerp(b, t), S::ZERO, S::ZERO, S::ZERO]
+    }
+    #[inline]
+    fn normalize_rotation(r: [S; 4]) -> [S; 4] {
+        r
+    }
+    #[inline]
+    fn blend_accumulate(acc: Self, reference: Self, pose: Self, weight: S) -> Self {
+        Transform2::new(
+            pose.translation.scale(weight).add(acc.translation),
+            wrap_angle(pose.angle.sub(reference.angle)).mul_add(weight, acc.angle),
+            pose.scale.scale(weight).add(acc.scale),
+        )
+    }
+    #[inline]
+    fn blend_finish(acc: Self, reference: Self, total: S) -> Self {
+        if total == S::ONE {
+            return Transform2::new(acc.translation, reference.angle.add(acc.angle), acc.scale);
+        }
+        let (t, s) = (acc.translation, acc.scale);
+        Transform2::new(
+            Vec2::new(t.x.div(total), t.y.div(total)),
+            reference.angle.add(acc.angle.div(total)),
+            Vec2::new(s.x.div(total), s.y.div(total)),
+        )
+    }
+    #[inline]
+    fn additive_delta(reference: Self, pose: Self) -> Self {
+        let (p, r) = (pose.scale, reference.scale);
+        Transform2::new(
+            pose.translation.sub(reference.translation),
+            pose.angle.sub(reference.angle),
+            Vec2::new(ratio(p.x, r.x), ratio(p.y, r.y)),
+        )
+    }
+    #[inline]
+    fn additive_apply(base: Self, delta: Self, weight: S) -> Self {
+        let d = delta.scale;
+        Transform2::new(
+            delta.translation.scale(weight).add(base.translation),
+            delta.angle.mul_add(weight, base.angle),
+            base.scale.mul_elem(Vec2::new(S::ONE.lerp(d.x, weight), S::ONE.lerp(d.y, weight))),
+        )
     }
 }
 

@@ -1,0 +1,947 @@
+//! Skeletal sections (format version 4): [`SectionKind::Skeleton`](crate::SectionKind::Skeleton),
+//! one per skeleton, and [`SectionKind::SkelClip`](crate::SectionKind::SkelClip), one per skeletal
+//! clip.
+//!
+//! A *scalar word* is a u32 LE holding a value in the blob's encoding (f32 bits, or Q16.16 bits);
+//! all counts and indices are u32 LE unless said otherwise. Bodies are postcard: a `u32` field is a
+//! varint, a `u8` field one byte, a byte array a varint length then its bytes (no alignment: every
+//! array is read byte-wise through [`WordView`]).
+//!
+//! # Skeleton body ([`SkeletonBody`])
+//!
+//! ```text
+//! name        u32 (varint)  string id of the skeleton's name (unique among the blob's skeletons)
+//! dimension   u8            3 = 3D (Transform3), 2 = 2D (Transform2)
+//! bones       bytes         BONE_RECORD_LEN (8) bytes per bone; the bone count is len / 8 (1..=65535)
+//! rest        bytes         per bone, W scalar words of its rest (bind) pose, relative to its parent:
+//!                           3D (W = 10): tx ty tz, qx qy qz qw, sx sy sz
+//!                           2D (W = 5):  tx ty, angle (radians), sx sy
+//! ```
+//!
+//! Bone record (8 bytes, little-endian):
+//!
+//! ```text
+//!  0  u16  parent    index of the parent bone (< this bone's index), or 0xFFFF for a root
+//!  2  u8   lod       level of detail: jobs given a LOD limit l leave bones with lod > l at rest
+//!  3  u8   reserved, 0
+//!  4  u32  name      string id of the bone's name
+//! ```
+//!
+//! [`SkeletonSection::parse`] checks: the dimension, whole bone records, 1 to 65,535 bones,
+//! `rest` of exactly `count × W` words, every parent before its child (which also rules out
+//! cycles), reserved bytes 0, name ids in the string table, rest words finite (f32), and no rest
+//! rotation quaternion with four zero components.
+//!
+//! # Skeletal clip body ([`SkelClipBody`])
+//!
+//! ```text
+//! name         u32 (varint)  string id of the clip's name
+//! skeleton     u32 (varint)  string id of its skeleton's name (a Skeleton section of this blob)
+//! dimension    u8            as its skeleton's (3 or 2)
+//! flags        u8            bit 0: loops; other bits 0
+//! duration     u32 (varint)  scalar word: seconds, > 0
+//! sample_rate  u32 (varint)  scalar word: the rate the source stated, Hz, ≥ 0 (informative: keys
+//!                            carry their own times)
+//! channels     bytes         CHANNEL_RECORD_LEN (16) bytes per channel, three per bone in bone order
+//!                            (translation, rotation, scale); the clip's bone count is len / 48, at
+//!                            most its skeleton's bone count
+//! data         bytes         u32 LE words the channel records point into: times, raw values,
+//!                            quantisation ranges, Hermite tangents
+//! quant        bytes         u16 LE quantised values the channel records point into
+//! events       bytes         EVENT_RECORD_LEN (8) bytes per event: time (scalar word), name (u32,
+//!                            a string id ≤ 0xFFFF); sorted by time (ties allowed), within
+//!                            [0, duration]
+//! ```
+//!
+//! Channel record (16 bytes = 4 u32 LE words). `n` is the key count and `w` the channel's
+//! components per key: 3D translation 3, rotation 4 (quaternion x, y, z, w), scale 3; 2D
+//! translation 2, angle 1, scale 2.
+//!
+//! ```text
+//!  0  u32  info    bits 0-23: n (0 = not animated: the bone keeps its rest value, and the other
+//!                  three words are 0); bits 24-25: interpolation (0 Step, 1 Linear, 2 Hermite);
+//!                  bit 26: quantised values; bits 27-31: 0
+//!  4  u32  times   word index in `data` of n time words (seconds, strictly increasing, within
+//!                  [0, duration]); channels with equal times may share one run
+//!  8  u32  values  raw: word index in `data` of n·w scalar words, key after key;
+//!                  quantised: index in `quant` (u16 units) of n·w u16 values, key after key
+//! 12  u32  extra   quantised: word index in `data` of w min words then w extent words (scalar
+//!                  words, extent ≥ 0), followed, for Hermite, by the 2·n·w tangent words;
+//!                  raw Hermite: word index in `data` of the 2·n·w tangent words;
+//!                  otherwise 0
+//! ```
+//!
+//! Hermite tangents are raw scalar words, per key its `w` in-tangent components then its `w`
+//! out-tangent components (value units per second). Times are always raw scalar words (not
+//! quantised: a key's time is exact, so `sample` reproduces every key at its own time, and runs of
+//! times are shared between channels instead).
+//!
+//! A quantised component `c` of a key with stored value `q` (0..=65535) decodes, with that
+//! component's `min` and `extent` words, as [`dequantize`] says: `min + extent × q / 65535`, in
+//! f32 blobs `min + extent * (q as f32 / 65535.0)` in f32 arithmetic, in Q16.16 blobs
+//! `min + (q × extent + 32767) div 65535` on the raw bits (integer arithmetic, so host and device
+//! decode to the same bits).
+//!
+//! [`SkelClipSection::parse`] checks everything a reader reads: whole records, flags, duration and
+//! sample rate, the dimension and bone count against the skeleton it names, every channel's info
+//! word and every run inside `data` / `quant`, key times finite, strictly increasing and within
+//! `[0, duration]`, raw values, ranges and tangents finite (f32), ranges whose largest value is
+//! representable, no rotation key (3D) whose four decoded components are all zero, and events
+//! sorted, within the clip and naming strings. The cross-section checks (the skeleton exists and
+//! agrees, skeleton names are unique) are done by [`Blob::parse`](crate::Blob::parse).
+//!
+//! # Sizes
+//!
+//! A skeleton costs 8 bytes per bone plus 40 (3D) or 20 (2D) bytes of rest pose. A clip costs 48
+//! bytes of channel records per bone, plus per animated channel `4n` bytes of times (shared runs
+//! once) and `4nw` bytes of raw values, or `2nw + 8w` bytes quantised, plus `8nw` bytes of Hermite
+//! tangents, plus 8 bytes per event.
+
+use crate::{ScalarEncoding, SectionDefect, StringTable, WordView};
+use core::fmt;
+use serde::{Deserialize, Serialize};
+
+/// The size of one bone record in bytes.
+pub const BONE_RECORD_LEN: usize = 8;
+/// The size of one channel record in bytes.
+pub const CHANNEL_RECORD_LEN: usize = 16;
+/// The size of one event record in bytes.
+pub const EVENT_RECORD_LEN: usize = 8;
+/// Channel records per bone (translation, rotation, scale).
+pub const CHANNELS_PER_BONE: usize = 3;
+/// A bone record's parent for a root bone.
+pub const NO_PARENT: u16 = 0xFFFF;
+/// The most bones a skeleton may have (indices 0..=65534; 0xFFFF means "no parent").
+pub const MAX_BONES: usize = 65_535;
+/// The most keys one channel may have (the key count's 24 bits).
+pub const MAX_CHANNEL_KEYS: u32 = (1 << 24) - 1;
+/// Channel info: the key count bits.
+pub const CHANNEL_COUNT_MASK: u32 = (1 << 24) - 1;
+/// Channel info: the interpolation's bit position (2 bits).
+pub const CHANNEL_INTERP_SHIFT: u32 = 24;
+/// Channel info bit: the values are quantised to u16.
+pub const CHANNEL_QUANTIZED: u32 = 1 << 26;
+/// Clip flag: the clip loops.
+pub const CLIP_FLAG_LOOP: u8 = 1;
+/// Interpolation code: step.
+pub const INTERP_STEP: u32 = 0;
+/// Interpolation code: linear.
+pub const INTERP_LINEAR: u32 = 1;
+/// Interpolation code: cubic Hermite with tangents.
+pub const INTERP_HERMITE: u32 = 2;
+
+/// Whether a skeleton (and its clips) is 3D or 2D.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(u8)]
+pub enum Dimension {
+    /// 2D: translation (x, y), an angle, scale (x, y).
+    D2 = 2,
+    /// 3D: translation (x, y, z), a quaternion (x, y, z, w), scale (x, y, z).
+    D3 = 3,
+}
+
+impl Dimension {
+    /// The dimension stored as `byte`.
+    pub const fn from_u8(byte: u8) -> Option<Self> {
+        match byte {
+            2 => Some(Self::D2),
+            3 => Some(Self::D3),
+            _ => None,
+        }
+    }
+
+    /// Scalar words of a bone's rest pose: 10 (3D) or 5 (2D).
+    pub const fn rest_words(self) -> usize {
+        match self {
+            Self::D3 => 10,
+            Self::D2 => 5,
+        }
+    }
+
+    /// Components per key of each channel (translation, rotation, scale): `[3, 4, 3]` or `[2, 1, 2]`.
+    pub const fn widths(self) -> [usize; 3] {
+        match self {
+            Self::D3 => [3, 4, 3],
+            Self::D2 => [2, 1, 2],
+        }
+    }
+
+    /// Components per key of channel `c` (0 translation, 1 rotation, 2 scale); 0 past the end.
+    pub const fn width(self, c: usize) -> usize {
+        match (self, c) {
+            (Self::D3, 0 | 2) => 3,
+            (Self::D3, 1) => 4,
+            (Self::D2, 0 | 2) => 2,
+            (Self::D2, 1) => 1,
+            _ => 0,
+        }
+    }
+
+    /// `"3d"` or `"2d"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::D3 => "3d",
+            Self::D2 => "2d",
+        }
+    }
+}
+
+/// The serialised form of a skeleton section (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkeletonBody<'a> {
+    /// String id of the skeleton's name.
+    pub name: u32,
+    /// [`Dimension`] as its byte.
+    pub dimension: u8,
+    /// Bone records.
+    pub bones: &'a [u8],
+    /// Rest pose scalar words.
+    pub rest: &'a [u8],
+}
+
+/// The serialised form of a skeletal clip section (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkelClipBody<'a> {
+    /// String id of the clip's name.
+    pub name: u32,
+    /// String id of its skeleton's name.
+    pub skeleton: u32,
+    /// [`Dimension`] as its byte.
+    pub dimension: u8,
+    /// [`CLIP_FLAG_LOOP`].
+    pub flags: u8,
+    /// Duration (scalar word).
+    pub duration: u32,
+    /// Sample rate (scalar word).
+    pub sample_rate: u32,
+    /// Channel records.
+    pub channels: &'a [u8],
+    /// Data words.
+    pub data: &'a [u8],
+    /// Quantised u16 values.
+    pub quant: &'a [u8],
+    /// Event records.
+    pub events: &'a [u8],
+}
+
+/// What is wrong inside a skeleton or skeletal clip section (carried by
+/// [`SectionDefect::Skeleton`]). Bones and channels are by index (channel 0 translation, 1
+/// rotation, 2 scale).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum SkeletonDefect {
+    /// An array is not a whole number of its records or elements.
+    RecordArray {
+        /// Which array (`"bones"`, `"rest"`, `"channels"`, `"data"`, `"quant"`, `"events"`).
+        array: &'static str,
+        /// Its length in bytes.
+        len: usize,
+    },
+    /// The dimension byte is neither 2 nor 3.
+    Dimension {
+        /// The byte found.
+        found: u8,
+    },
+    /// A skeleton without bones, or with more than [`MAX_BONES`].
+    BoneCount {
+        /// The count found.
+        count: usize,
+    },
+    /// A bone's parent is not an earlier bone.
+    Parent {
+        /// The bone.
+        bone: u32,
+        /// Its parent field.
+        parent: u16,
+    },
+    /// A bone record's reserved byte is not 0.
+    Reserved {
+        /// The bone.
+        bone: u32,
+        /// The byte found.
+        found: u8,
+    },
+    /// A rest pose word is not finite (f32).
+    RestValue {
+        /// The bone.
+        bone: u32,
+    },
+    /// A rest pose rotation (3D) has four zero components.
+    RestQuaternion {
+        /// The bone.
+        bone: u32,
+    },
+    /// The clip's flags byte has bits other than [`CLIP_FLAG_LOOP`].
+    Flags {
+        /// The byte found.
+        found: u8,
+    },
+    /// The clip's duration is not finite or not positive.
+    Duration,
+    /// The clip's sample rate is not finite or is negative.
+    SampleRate,
+    /// The clip names a skeleton the blob does not have.
+    SkeletonRef {
+        /// The string id of the name.
+        name: u32,
+    },
+    /// The clip's dimension differs from its skeleton's.
+    DimensionMismatch {
+        /// The clip's.
+        clip: u8,
+        /// The skeleton's.
+        skeleton: u8,
+    },
+    /// The clip has channels for more bones than its skeleton has.
+    ClipBones {
+        /// The clip's bone count.
+        clip: usize,
+        /// The skeleton's.
+        skeleton: usize,
+    },
+    /// Two skeleton sections have the same name.
+    DuplicateSkeleton {
+        /// The string id of the second's name.
+        name: u32,
+    },
+    /// A channel's info word has unknown bits or interpolation 3, or an unanimated channel has
+    /// non-zero words.
+    ChannelInfo {
+        /// The bone.
+        bone: u32,
+        /// The channel.
+        channel: u8,
+        /// The info word.
+        info: u32,
+    },
+    /// A channel's times, values, range or tangents lie outside `data` / `quant`.
+    ChannelRange {
+        /// The bone.
+        bone: u32,
+        /// The channel.
+        channel: u8,
+    },
+    /// A key time is not finite, outside `[0, duration]`, or not after the previous key's.
+    KeyTime {
+        /// The bone.
+        bone: u32,
+        /// The channel.
+        channel: u8,
+        /// The key.
+        key: u32,
+    },
+    /// A raw key value or Hermite tangent is not finite (f32).
+    KeyValue {
+        /// The bone.
+        bone: u32,
+        /// The channel.
+        channel: u8,
+        /// The key.
+        key: u32,
+    },
+    /// A quantisation range has a non-finite or negative extent, a non-finite minimum, or a
+    /// largest value (`min + extent`) that does not fit the encoding.
+    QuantRange {
+        /// The bone.
+        bone: u32,
+        /// The channel.
+        channel: u8,
+    },
+    /// A rotation key (3D) whose four (decoded) components are all zero.
+    KeyQuaternion {
+        /// The bone.
+        bone: u32,
+        /// The key.
+        key: u32,
+    },
+    /// An event time is not finite, outside `[0, duration]`, or before the previous event's.
+    EventTime {
+        /// The event.
+        event: u32,
+    },
+    /// An event's name id does not fit 16 bits (the kernel's `ClipEvent::name`).
+    EventName {
+        /// The event.
+        event: u32,
+        /// The id found.
+        name: u32,
+    },
+}
+
+impl fmt::Display for SkeletonDefect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::RecordArray { array, len } => write!(f, "{array}: {len} bytes is not a whole number of records"),
+            Self::Dimension { found } => write!(f, "dimension byte {found} is neither 2 (2D) nor 3 (3D)"),
+            Self::BoneCount { count } => write!(f, "{count} bones (a skeleton has 1 to {MAX_BONES})"),
+            Self::Parent { bone, parent } => {
+                write!(f, "bone {bone} has parent {parent}, not an earlier bone (parents must precede children)")
+            }
+            Self::Reserved { bone, found } => write!(f, "bone {bone}: reserved byte is {found}, expected 0"),
+            Self::RestValue { bone } => write!(f, "bone {bone}: a rest pose value is not finite"),
+            Self::RestQuaternion { bone } => write!(f, "bone {bone}: the rest rotation is a zero quaternion"),
+            Self::Flags { found } => write!(f, "clip flags {found:#x} has unknown bits"),
+            Self::Duration => write!(f, "clip duration is not finite and positive"),
+            Self::SampleRate => write!(f, "clip sample rate is not finite and non-negative"),
+            Self::SkeletonRef { name } => write!(f, "clip names skeleton (string {name}) that the blob does not have"),
+            Self::DimensionMismatch { clip, skeleton } => {
+                write!(f, "clip dimension {clip} differs from its skeleton's {skeleton}")
+            }
+            Self::ClipBones { clip, skeleton } => {
+                write!(f, "clip has channels for {clip} bones, its skeleton has {skeleton}")
+            }
+            Self::DuplicateSkeleton { name } => write!(f, "a second skeleton is named by string {name}"),
+            Self::ChannelInfo { bone, channel, info } => {
+                write!(f, "bone {bone} channel {channel}: invalid info word {info:#x} or unused words not 0")
+            }
+            Self::ChannelRange { bone, channel } => {
+                write!(f, "bone {bone} channel {channel}: its keys lie outside the data")
+            }
+            Self::KeyTime { bone, channel, key } => write!(
+                f,
+                "bone {bone} channel {channel} key {key}: time is not finite, outside [0, duration] or not after the previous key's"
+            ),
+            Self::KeyValue { bone, channel, key } => {
+                write!(f, "bone {bone} channel {channel} key {key}: a value or tangent is not finite")
+            }
+            Self::QuantRange { bone, channel } => {
+                write!(f, "bone {bone} channel {channel}: invalid quantisation range")
+            }
+            Self::KeyQuaternion { bone, key } => write!(f, "bone {bone} rotation key {key} is a zero quaternion"),
+            Self::EventTime { event } => {
+                write!(f, "event {event}: time is not finite, outside [0, duration] or before the previous event's")
+            }
+            Self::EventName { event, name } => write!(f, "event {event}: name id {name} does not fit 16 bits"),
+        }
+    }
+}
+
+/// The value a quantised component decodes to, as a scalar word of `encoding`: `min + extent ×
+/// q / 65535` (see the [module docs](self) for the exact arithmetic). The kernel and the host
+/// both decode through this function.
+#[inline]
+pub fn dequantize(encoding: ScalarEncoding, min: u32, extent: u32, q: u16) -> u32 {
+    match encoding {
+        ScalarEncoding::F32 => {
+            let (m, e) = (f32::from_bits(min), f32::from_bits(extent));
+            (m + e * (f32::from(q) / 65535.0)).to_bits()
+        }
+        ScalarEncoding::Q16_16 => {
+            let (m, e) = (i64::from(min as i32), i64::from(extent as i32));
+            // |q × e| < 2^48: no overflow; the sum fits i32 for a checked range.
+            let v = m + (i64::from(q) * e + 32767) / 65535;
+            match i32::try_from(v) {
+                Ok(v) => v as u32,
+                Err(_) => min,
+            }
+        }
+    }
+}
+
+fn finite(encoding: ScalarEncoding, w: u32) -> bool {
+    match encoding {
+        ScalarEncoding::F32 => f32::from_bits(w).is_finite(),
+        ScalarEncoding::Q16_16 => true,
+    }
+}
+
+fn is_zero(encoding: ScalarEncoding, w: u32) -> bool {
+    match encoding {
+        ScalarEncoding::F32 => f32::from_bits(w) == 0.0,
+        ScalarEncoding::Q16_16 => w == 0,
+    }
+}
+
+/// `a < b` for scalar words.
+fn less(encoding: ScalarEncoding, a: u32, b: u32) -> bool {
+    match encoding {
+        ScalarEncoding::F32 => f32::from_bits(a) < f32::from_bits(b),
+        ScalarEncoding::Q16_16 => (a as i32) < (b as i32),
+    }
+}
+
+fn run_ok(first: u32, count: usize, len: usize) -> bool {
+    (first as usize).checked_add(count).is_some_and(|end| end <= len)
+}
+
+fn take<'a, T: Deserialize<'a>>(body: &'a [u8]) -> Result<T, SectionDefect> {
+    let (raw, rest) = postcard::take_from_bytes::<T>(body).map_err(|_| SectionDefect::Encoding)?;
+    if !rest.is_empty() {
+        return Err(SectionDefect::Encoding);
+    }
+    Ok(raw)
+}
+
+/// One bone record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct BoneRecord {
+    /// Its parent, `None` for a root.
+    pub parent: Option<u16>,
+    /// Its level of detail.
+    pub lod: u8,
+    /// String id of its name.
+    pub name: u32,
+}
+
+/// A skeleton section, borrowed from the blob.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SkeletonSection<'a> {
+    name: u32,
+    name_str: &'a str,
+    dimension: Dimension,
+    bones: WordView<'a>,
+    rest: WordView<'a>,
+    strings: StringTable<'a>,
+    encoding: ScalarEncoding,
+}
+
+impl<'a> SkeletonSection<'a> {
+    /// Decodes a skeleton body without the per-bone checks (for a section [`parse`](Self::parse)
+    /// already accepted; accessors of an unchecked body return `None` or wrong data, never panic).
+    pub fn open(body: &'a [u8], encoding: ScalarEncoding, strings: &StringTable<'a>) -> Result<Self, SectionDefect> {
+        let raw: SkeletonBody<'a> = take(body)?;
+        let name_str =
+            strings.get(raw.name).ok_or(SectionDefect::StringRef { string: raw.name, count: strings.len() })?;
+        let dimension = Dimension::from_u8(raw.dimension)
+            .ok_or(SectionDefect::Skeleton(SkeletonDefect::Dimension { found: raw.dimension }))?;
+        Ok(Self {
+            name: raw.name,
+            name_str,
+            dimension,
+            bones: WordView::new(raw.bones),
+            rest: WordView::new(raw.rest),
+            strings: *strings,
+            encoding,
+        })
+    }
+
+    /// Parses and validates a skeleton body (see the [module docs](self)).
+    pub fn parse(body: &'a [u8], encoding: ScalarEncoding, strings: &StringTable<'a>) -> Result<Self, SectionDefect> {
+        let raw: SkeletonBody<'a> = take(body)?;
+        let this = Self::open(body, encoding, strings)?;
+        let d = SectionDefect::Skeleton;
+        if raw.bones.len() % BONE_RECORD_LEN != 0 {
+            return Err(d(SkeletonDefect::RecordArray { array: "bones", len: raw.bones.len() }));
+        }
+        let count = raw.bones.len() / BONE_RECORD_LEN;
+        if count == 0 || count > MAX_BONES {
+            return Err(d(SkeletonDefect::BoneCount { count }));
+        }
+        let w = this.dimension.rest_words();
+        if Some(raw.rest.len()) != count.checked_mul(w * 4) {
+            return Err(d(SkeletonDefect::RecordArray { array: "rest", len: raw.rest.len() }));
+        }
+        for i in 0..count {
+            let bone = i as u32;
+            let [a, name] = this.bones.words::<2>(i * 2).ok_or(d(SkeletonDefect::BoneCount { count }))?;
+            let parent = (a & 0xFFFF) as u16;
+            if parent != NO_PARENT && usize::from(parent) >= i {
+                return Err(d(SkeletonDefect::Parent { bone, parent }));
+            }
+            let reserved = (a >> 24) as u8;
+            if reserved != 0 {
+                return Err(d(SkeletonDefect::Reserved { bone, found: reserved }));
+            }
+            if strings.get(name).is_none() {
+                return Err(SectionDefect::StringRef { string: name, count: strings.len() });
+            }
+            let words = this.rest_words(i).unwrap_or([0; 10]);
+            let words = words.get(..w).unwrap_or(&[]);
+            if !words.iter().all(|&x| finite(encoding, x)) {
+                return Err(d(SkeletonDefect::RestValue { bone }));
+            }
+            if this.dimension == Dimension::D3
+                && words.get(3..7).is_some_and(|q| q.iter().all(|&x| is_zero(encoding, x)))
+            {
+                return Err(d(SkeletonDefect::RestQuaternion { bone }));
+            }
+        }
+        Ok(this)
+    }
+
+    /// String id of the name.
+    pub fn name_id(&self) -> u32 {
+        self.name
+    }
+    /// The name.
+    pub fn name(&self) -> &'a str {
+        self.name_str
+    }
+    /// 3D or 2D.
+    pub fn dimension(&self) -> Dimension {
+        self.dimension
+    }
+    /// The blob's string table.
+    pub fn strings(&self) -> StringTable<'a> {
+        self.strings
+    }
+    /// The scalar encoding of the rest pose words.
+    pub fn encoding(&self) -> ScalarEncoding {
+        self.encoding
+    }
+    /// The number of bones.
+    pub fn bone_count(&self) -> usize {
+        self.bones.len() / 2
+    }
+    /// Bone record `i`.
+    #[inline]
+    pub fn bone(&self, i: usize) -> Option<BoneRecord> {
+        let [a, name] = self.bones.words::<2>(i.checked_mul(2)?)?;
+        let parent = (a & 0xFFFF) as u16;
+        Some(BoneRecord { parent: (parent != NO_PARENT).then_some(parent), lod: (a >> 16) as u8, name })
+    }
+    /// Only bone `i`'s parent field (0xFFFF for a root).
+    #[inline]
+    pub fn parent_field(&self, i: usize) -> Option<u16> {
+        self.bones.get(i.checked_mul(2)?).map(|a| (a & 0xFFFF) as u16)
+    }
+    /// Bone `i`'s rest pose words: the first [`Dimension::rest_words`] of the array are used
+    /// (a 2D skeleton's last five are 0).
+    #[inline]
+    pub fn rest_words(&self, i: usize) -> Option<[u32; 10]> {
+        match self.dimension {
+            Dimension::D3 => self.rest.words::<10>(i.checked_mul(10)?),
+            Dimension::D2 => {
+                let w = self.rest.words::<5>(i.checked_mul(5)?)?;
+                let mut out = [0; 10];
+                for (o, x) in out.iter_mut().zip(w) {
+                    *o = x;
+                }
+                Some(out)
+            }
+        }
+    }
+    /// The bytes of the section's arrays (bone records and rest words), for size reports.
+    pub fn array_bytes(&self) -> usize {
+        self.bones.as_bytes().len() + self.rest.as_bytes().len()
+    }
+}
+
+/// One channel record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct ChannelRecord {
+    /// The info word (key count, interpolation, quantised bit).
+    pub info: u32,
+    /// Word index of the times in `data`.
+    pub times: u32,
+    /// Word index (raw) or u16 index (quantised) of the values.
+    pub values: u32,
+    /// Word index of the range and/or tangents in `data`.
+    pub extra: u32,
+}
+
+impl ChannelRecord {
+    /// The key count (0: not animated).
+    pub const fn key_count(&self) -> u32 {
+        self.info & CHANNEL_COUNT_MASK
+    }
+    /// The interpolation code ([`INTERP_STEP`], [`INTERP_LINEAR`], [`INTERP_HERMITE`]; 3 is invalid).
+    pub const fn interpolation(&self) -> u32 {
+        (self.info >> CHANNEL_INTERP_SHIFT) & 3
+    }
+    /// Whether the values are quantised.
+    pub const fn quantized(&self) -> bool {
+        self.info & CHANNEL_QUANTIZED != 0
+    }
+    /// The info word for `count` keys, an interpolation code and the quantised flag.
+    pub const fn make_info(count: u32, interpolation: u32, quantized: bool) -> u32 {
+        (count & CHANNEL_COUNT_MASK)
+            | ((interpolation & 3) << CHANNEL_INTERP_SHIFT)
+            | if quantized { CHANNEL_QUANTIZED } else { 0 }
+    }
+    /// Word index of the Hermite tangents in `data` (for a channel of width `w`).
+    pub fn tangents(&self, w: usize) -> Option<u32> {
+        if self.quantized() {
+            self.extra.checked_add(u32::try_from(w.checked_mul(2)?).ok()?)
+        } else {
+            Some(self.extra)
+        }
+    }
+}
+
+/// A skeletal clip section, borrowed from the blob.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SkelClipSection<'a> {
+    body: SkelClipBody<'a>,
+    name_str: &'a str,
+    dimension: Dimension,
+    channels: WordView<'a>,
+    data: WordView<'a>,
+    events: WordView<'a>,
+    strings: StringTable<'a>,
+    encoding: ScalarEncoding,
+}
+
+impl<'a> SkelClipSection<'a> {
+    /// Decodes a clip body without the per-channel checks (for a section [`parse`](Self::parse)
+    /// already accepted; accessors of an unchecked body return `None` or wrong data, never panic).
+    pub fn open(body: &'a [u8], encoding: ScalarEncoding, strings: &StringTable<'a>) -> Result<Self, SectionDefect> {
+        let raw: SkelClipBody<'a> = take(body)?;
+        let name_str =
+            strings.get(raw.name).ok_or(SectionDefect::StringRef { string: raw.name, count: strings.len() })?;
+        let dimension = Dimension::from_u8(raw.dimension)
+            .ok_or(SectionDefect::Skeleton(SkeletonDefect::Dimension { found: raw.dimension }))?;
+        Ok(Self {
+            body: raw,
+            name_str,
+            dimension,
+            channels: WordView::new(raw.channels),
+            data: WordView::new(raw.data),
+            events: WordView::new(raw.events),
+            strings: *strings,
+            encoding,
+        })
+    }
+
+    /// Parses and validates a clip body on its own (see the [module docs](self)); the skeleton it
+    /// names is checked by [`check_skeleton`](Self::check_skeleton).
+    pub fn parse(body: &'a [u8], encoding: ScalarEncoding, strings: &StringTable<'a>) -> Result<Self, SectionDefect> {
+        let this = Self::open(body, encoding, strings)?;
+        let raw = this.body;
+        let d = SectionDefect::Skeleton;
+        if strings.get(raw.skeleton).is_none() {
+            return Err(SectionDefect::StringRef { string: raw.skeleton, count: strings.len() });
+        }
+        if raw.flags & !CLIP_FLAG_LOOP != 0 {
+            return Err(d(SkeletonDefect::Flags { found: raw.flags }));
+        }
+        let positive = match encoding {
+            ScalarEncoding::F32 => f32::from_bits(raw.duration) > 0.0 && f32::from_bits(raw.duration).is_finite(),
+            ScalarEncoding::Q16_16 => (raw.duration as i32) > 0,
+        };
+        if !positive {
+            return Err(d(SkeletonDefect::Duration));
+        }
+        if !finite(encoding, raw.sample_rate) || less(encoding, raw.sample_rate, 0) {
+            return Err(d(SkeletonDefect::SampleRate));
+        }
+        let arrays: [(&'static str, &[u8], usize); 4] = [
+            ("channels", raw.channels, CHANNEL_RECORD_LEN * CHANNELS_PER_BONE),
+            ("data", raw.data, 4),
+            ("quant", raw.quant, 2),
+            ("events", raw.events, EVENT_RECORD_LEN),
+        ];
+        for (array, bytes, unit) in arrays {
+            if bytes.len() % unit != 0 {
+                return Err(d(SkeletonDefect::RecordArray { array, len: bytes.len() }));
+            }
+        }
+        let bones = this.bone_count();
+        if bones > MAX_BONES {
+            return Err(d(SkeletonDefect::ClipBones { clip: bones, skeleton: MAX_BONES }));
+        }
+        for b in 0..bones {
+            for c in 0..CHANNELS_PER_BONE {
+                this.check_channel(b, c)?;
+            }
+        }
+        let mut previous = 0u32;
+        for e in 0..this.event_count() {
+            let event = e as u32;
+            let [time, name] = this.events.words::<2>(e * 2).ok_or(d(SkeletonDefect::EventTime { event }))?;
+            if !finite(encoding, time) || less(encoding, time, previous) || less(encoding, raw.duration, time) {
+                return Err(d(SkeletonDefect::EventTime { event }));
+            }
+            previous = time;
+            if name > 0xFFFF {
+                return Err(d(SkeletonDefect::EventName { event, name }));
+            }
+            if strings.get(name).is_none() {
+                return Err(SectionDefect::StringRef { string: name, count: strings.len() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn check_channel(&self, b: usize, c: usize) -> Result<(), SectionDefect> {
+        let (bone, channel) = (b as u32, c as u8);
+        let d = SectionDefect::Skeleton;
+        let encoding = self.encoding;
+        let range_err = d(SkeletonDefect::ChannelRange { bone, channel });
+        let r = self.channel(b, c).ok_or(range_err)?;
+        let n = r.key_count();
+        let info_err = d(SkeletonDefect::ChannelInfo { bone, channel, info: r.info });
+        let known = CHANNEL_COUNT_MASK | (3 << CHANNEL_INTERP_SHIFT) | CHANNEL_QUANTIZED;
+        if r.info & !known != 0 || r.interpolation() > INTERP_HERMITE {
+            return Err(info_err);
+        }
+        if n == 0 {
+            return if r.info == 0 && r.times == 0 && r.values == 0 && r.extra == 0 { Ok(()) } else { Err(info_err) };
+        }
+        let hermite = r.interpolation() == INTERP_HERMITE;
+        if !hermite && !r.quantized() && r.extra != 0 {
+            return Err(info_err);
+        }
+        let w = self.dimension.width(c);
+        let n = n as usize;
+        let nw = n * w; // n < 2^24, w ≤ 4
+        let words = self.data.len();
+        if !run_ok(r.times, n, words) {
+            return Err(range_err);
+        }
+        let values_ok = if r.quantized() {
+            run_ok(r.values, nw, self.body.quant.len() / 2) && run_ok(r.extra, 2 * w, words)
+        } else {
+            run_ok(r.values, nw, words)
+        };
+        let tangents = r.tangents(w).ok_or(range_err)?;
+        if !values_ok || (hermite && !run_ok(tangents, 2 * nw, words)) {
+            return Err(range_err);
+        }
+        let word = |i: usize| self.data.get(i).unwrap_or(0);
+        let mut previous: Option<u32> = None;
+        for k in 0..n {
+            let t = word(r.times as usize + k);
+            let ordered = match previous {
+                Some(p) => less(encoding, p, t),
+                None => !less(encoding, t, 0),
+            };
+            if !finite(encoding, t) || !ordered || less(encoding, self.body.duration, t) {
+                return Err(d(SkeletonDefect::KeyTime { bone, channel, key: k as u32 }));
+            }
+            previous = Some(t);
+        }
+        let mut ranges = [(0u32, 0u32); 4];
+        if r.quantized() {
+            for (j, range) in ranges.iter_mut().enumerate().take(w) {
+                let (min, ext) = (word(r.extra as usize + j), word(r.extra as usize + w + j));
+                let ok = match encoding {
+                    ScalarEncoding::F32 => {
+                        let (m, e) = (f32::from_bits(min), f32::from_bits(ext));
+                        m.is_finite() && e.is_finite() && e >= 0.0 && (m + e).is_finite()
+                    }
+                    ScalarEncoding::Q16_16 => {
+                        (ext as i32) >= 0 && i64::from(min as i32) + i64::from(ext as i32) <= i64::from(i32::MAX)
+                    }
+                };
+                if !ok {
+                    return Err(d(SkeletonDefect::QuantRange { bone, channel }));
+                }
+                *range = (min, ext);
+            }
+        }
+        let value = |k: usize, j: usize| -> u32 {
+            let i = k * w + j;
+            if r.quantized() {
+                let (min, ext) = ranges.get(j).copied().unwrap_or((0, 0));
+                dequantize(encoding, min, ext, self.quant(r.values as usize + i).unwrap_or(0))
+            } else {
+                word(r.values as usize + i)
+            }
+        };
+        for k in 0..n {
+            let key = k as u32;
+            if !r.quantized() && !(0..w).all(|j| finite(encoding, value(k, j))) {
+                return Err(d(SkeletonDefect::KeyValue { bone, channel, key }));
+            }
+            if hermite && !(0..2 * w).all(|j| finite(encoding, word(tangents as usize + 2 * w * k + j))) {
+                return Err(d(SkeletonDefect::KeyValue { bone, channel, key }));
+            }
+            if self.dimension == Dimension::D3 && c == 1 && (0..4).all(|j| is_zero(encoding, value(k, j))) {
+                return Err(d(SkeletonDefect::KeyQuaternion { bone, key }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks this clip against the skeleton it names (dimension, bone count).
+    pub fn check_skeleton(&self, skeleton: &SkeletonSection<'_>) -> Result<(), SkeletonDefect> {
+        if skeleton.dimension() != self.dimension {
+            return Err(SkeletonDefect::DimensionMismatch {
+                clip: self.dimension as u8,
+                skeleton: skeleton.dimension() as u8,
+            });
+        }
+        if self.bone_count() > skeleton.bone_count() {
+            return Err(SkeletonDefect::ClipBones { clip: self.bone_count(), skeleton: skeleton.bone_count() });
+        }
+        Ok(())
+    }
+
+    /// String id of the name.
+    pub fn name_id(&self) -> u32 {
+        self.body.name
+    }
+    /// The name.
+    pub fn name(&self) -> &'a str {
+        self.name_str
+    }
+    /// String id of its skeleton's name.
+    pub fn skeleton_id(&self) -> u32 {
+        self.body.skeleton
+    }
+    /// Its skeleton's name.
+    pub fn skeleton_name(&self) -> Option<&'a str> {
+        self.strings.get(self.body.skeleton)
+    }
+    /// 3D or 2D.
+    pub fn dimension(&self) -> Dimension {
+        self.dimension
+    }
+    /// The blob's string table.
+    pub fn strings(&self) -> StringTable<'a> {
+        self.strings
+    }
+    /// The scalar encoding of its words.
+    pub fn encoding(&self) -> ScalarEncoding {
+        self.encoding
+    }
+    /// Whether it loops.
+    pub fn looping(&self) -> bool {
+        self.body.flags & CLIP_FLAG_LOOP != 0
+    }
+    /// Duration (scalar word).
+    pub fn duration(&self) -> u32 {
+        self.body.duration
+    }
+    /// Sample rate (scalar word).
+    pub fn sample_rate(&self) -> u32 {
+        self.body.sample_rate
+    }
+    /// The number of bones it has channels for.
+    pub fn bone_count(&self) -> usize {
+        self.channels.len() / (CHANNELS_PER_BONE * 4)
+    }
+    /// Channel record `c` (0 translation, 1 rotation, 2 scale) of bone `b`.
+    #[inline]
+    pub fn channel(&self, b: usize, c: usize) -> Option<ChannelRecord> {
+        if c >= CHANNELS_PER_BONE {
+            return None;
+        }
+        let [info, times, values, extra] = self.channels.words::<4>(b.checked_mul(12)?.checked_add(c * 4)?)?;
+        Some(ChannelRecord { info, times, values, extra })
+    }
+    /// The data words.
+    pub fn data(&self) -> WordView<'a> {
+        self.data
+    }
+    /// The quantised values' bytes (u16 LE each).
+    pub fn quant_bytes(&self) -> &'a [u8] {
+        self.body.quant
+    }
+    /// Quantised value `i`.
+    #[inline]
+    pub fn quant(&self, i: usize) -> Option<u16> {
+        let at = i.checked_mul(2)?;
+        match *self.body.quant.get(at..at.checked_add(2)?)? {
+            [a, b] => Some(u16::from_le_bytes([a, b])),
+            _ => None,
+        }
+    }
+    /// The number of events.
+    pub fn event_count(&self) -> usize {
+        self.events.len() / 2
+    }
+    /// Event `i`: (time word, name string id).
+    pub fn event(&self, i: usize) -> Option<(u32, u32)> {
+        let [t, n] = self.events.words::<2>(i.checked_mul(2)?)?;
+        Some((t, n))
+    }
+    /// The raw body, for tools.
+    pub fn body(&self) -> SkelClipBody<'a> {
+        self.body
+    }
+}

@@ -1,0 +1,472 @@
+//! Skeletal sections: a valid skeleton and clip built by hand read back word for word, and every
+//! check of `SkeletonSection::parse`, `SkelClipSection::parse` and the blob's cross-section checks
+//! refuses its defect with the exact `SkeletonDefect` (or `StringRef`) and section.
+
+extern crate std;
+
+use crate::skeleton::*;
+use crate::{checksum, Blob, BlobWriter, LoadError, ScalarEncoding, SectionDefect, HEADER_LEN};
+use std::vec;
+use std::vec::Vec;
+
+const F32: ScalarEncoding = ScalarEncoding::F32;
+const Q16: ScalarEncoding = ScalarEncoding::Q16_16;
+const BOTH: [ScalarEncoding; 2] = [F32, Q16];
+
+/// Interned in this order (string id = position).
+const STRINGS: [&str; 6] = ["rig", "root", "arm", "wave", "step", "other"];
+const STRING_COUNT: u32 = STRINGS.len() as u32;
+
+/// A skeleton body and a clip body as editable words.
+#[derive(Clone, Debug)]
+struct Parts {
+    sk_name: u32,
+    sk_dim: u8,
+    bones: Vec<[u32; 2]>,
+    rest: Vec<u32>,
+    clip_name: u32,
+    clip_skeleton: u32,
+    clip_dim: u8,
+    flags: u8,
+    duration: u32,
+    rate: u32,
+    channels: Vec<[u32; 4]>,
+    data: Vec<u32>,
+    quant: Vec<u16>,
+    events: Vec<[u32; 2]>,
+    /// Extra bytes appended to bones, rest, channels, data, quant, events.
+    extra: [usize; 6],
+    /// A second skeleton section (a copy of the first).
+    second_skeleton: bool,
+}
+
+fn w(e: ScalarEncoding, v: f64) -> u32 {
+    e.encode_f64(v).unwrap()
+}
+
+fn bytes32(words: &[u32], extra: usize) -> Vec<u8> {
+    let mut b: Vec<u8> = words.iter().flat_map(|x| x.to_le_bytes()).collect();
+    b.extend(std::iter::repeat_n(0u8, extra));
+    b
+}
+
+/// Data word layout of the valid clip (indices into `data`):
+const T01: u32 = 0; // times [0, 1]
+const T_HALF: u32 = 2; // times [0.5]
+const B0_T_VALUES: u32 = 3; // 6 words: (1, 2, 3), (4, 5, 6)
+const B1_T_VALUES: u32 = 9; // 6 words: (0, 0, 0), (2, 0, 0)
+const B1_T_TANGENTS: u32 = 15; // 12 words: key 0 in/out, key 1 in/out
+const B1_R_RANGE: u32 = 27; // 8 words: min (0, 0, 0, 0.6), extent (0, 0, 0.6, 0.4)
+const B1_S_VALUES: u32 = 35; // 3 words: (2, 2, 2)
+const DATA_LEN: usize = 38;
+
+fn parts(e: ScalarEncoding) -> Parts {
+    let mut data = vec![0u32; DATA_LEN];
+    let mut put = |at: u32, vals: &[f64]| {
+        for (k, &v) in vals.iter().enumerate() {
+            data[at as usize + k] = w(e, v);
+        }
+    };
+    put(T01, &[0.0, 1.0]);
+    put(T_HALF, &[0.5]);
+    put(B0_T_VALUES, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    put(B1_T_VALUES, &[0.0, 0.0, 0.0, 2.0, 0.0, 0.0]);
+    put(B1_T_TANGENTS, &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    put(B1_R_RANGE, &[0.0, 0.0, 0.0, 0.6, 0.0, 0.0, 0.6, 0.4]);
+    put(B1_S_VALUES, &[2.0, 2.0, 2.0]);
+    let info = ChannelRecord::make_info;
+    let none = [0u32; 4];
+    Parts {
+        sk_name: 0,
+        sk_dim: 3,
+        bones: vec![[0xFFFF, 1], [1 << 16, 2]], // root: no parent, lod 0; arm: parent 0, lod 1
+        rest: [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 3.0, 0.0, 0.0, 0.6, 0.8, 1.0, 1.0, 1.0]
+            .iter()
+            .map(|&v| w(e, v))
+            .collect(),
+        clip_name: 3,
+        clip_skeleton: 0,
+        clip_dim: 3,
+        flags: CLIP_FLAG_LOOP,
+        duration: w(e, 1.0),
+        rate: w(e, 30.0),
+        channels: vec![
+            [info(2, INTERP_LINEAR, false), T01, B0_T_VALUES, 0],
+            none,
+            none,
+            [info(2, INTERP_HERMITE, false), T01, B1_T_VALUES, B1_T_TANGENTS],
+            // Rotation quantised: key 0 (0, 0, 0, 1) = q (0, 0, 0, 65535); key 1 (0, 0, 0.6, 0.8)
+            // = q (0, 0, 65535, 32768) (0.6 + 0.4 × 32768 / 65535 = 0.80000...).
+            [info(2, INTERP_LINEAR, true), T01, 0, B1_R_RANGE],
+            [info(1, INTERP_STEP, false), T_HALF, B1_S_VALUES, 0],
+        ],
+        data,
+        quant: vec![0, 0, 0, 65535, 0, 0, 65535, 32768],
+        events: vec![[w(e, 0.25), 4], [w(e, 0.25), 4], [w(e, 1.0), 1]],
+        extra: [0; 6],
+        second_skeleton: false,
+    }
+}
+
+fn blob(e: ScalarEncoding, p: &Parts) -> Vec<u8> {
+    let mut wr = BlobWriter::new(e);
+    for s in STRINGS {
+        wr.intern(s);
+    }
+    let bones: Vec<u32> = p.bones.iter().flatten().copied().collect();
+    let (bones, rest) = (bytes32(&bones, p.extra[0]), bytes32(&p.rest, p.extra[1]));
+    let sk = SkeletonBody { name: p.sk_name, dimension: p.sk_dim, bones: &bones, rest: &rest };
+    wr.add_skeleton(&sk).unwrap();
+    if p.second_skeleton {
+        wr.add_skeleton(&sk).unwrap();
+    }
+    let channels: Vec<u32> = p.channels.iter().flatten().copied().collect();
+    let events: Vec<u32> = p.events.iter().flatten().copied().collect();
+    let mut quant: Vec<u8> = p.quant.iter().flat_map(|q| q.to_le_bytes()).collect();
+    quant.extend(std::iter::repeat_n(0u8, p.extra[4]));
+    let (channels, data, events) =
+        (bytes32(&channels, p.extra[2]), bytes32(&p.data, p.extra[3]), bytes32(&events, p.extra[5]));
+    wr.add_skel_clip(&SkelClipBody {
+        name: p.clip_name,
+        skeleton: p.clip_skeleton,
+        dimension: p.clip_dim,
+        flags: p.flags,
+        duration: p.duration,
+        sample_rate: p.rate,
+        channels: &channels,
+        data: &data,
+        quant: &quant,
+        events: &events,
+    })
+    .unwrap();
+    wr.finish().unwrap()
+}
+
+/// The load error of `p`, which must be in `section` with `defect`.
+fn refused(e: ScalarEncoding, p: &Parts, section: u32, defect: SectionDefect) {
+    let kind = if section == 1 || (section == 2 && p.second_skeleton) { 5 } else { 6 };
+    assert_eq!(Blob::parse(&blob(e, p)).unwrap_err(), LoadError::MalformedSection { section, kind, defect }, "{e:?}");
+}
+
+fn sk(d: SkeletonDefect) -> SectionDefect {
+    SectionDefect::Skeleton(d)
+}
+
+#[test]
+fn a_valid_skeleton_and_clip_read_back() {
+    for e in BOTH {
+        let p = parts(e);
+        let bytes = blob(e, &p);
+        let b = Blob::parse(&bytes).unwrap();
+        let s = b.skeletons().next().unwrap();
+        assert_eq!((s.name(), s.dimension(), s.bone_count(), s.encoding()), ("rig", Dimension::D3, 2, e));
+        assert_eq!(s.bone(0), Some(BoneRecord { parent: None, lod: 0, name: 1 }));
+        assert_eq!(s.bone(1), Some(BoneRecord { parent: Some(0), lod: 1, name: 2 }));
+        assert_eq!(s.bone(2), None);
+        assert_eq!(s.rest_words(1).unwrap().to_vec(), p.rest[10..].to_vec());
+        assert_eq!(s.rest_words(2), None);
+        let c = b.skel_clips().next().unwrap();
+        assert_eq!(
+            (c.name(), c.skeleton_name(), c.dimension(), c.looping()),
+            ("wave", Some("rig"), Dimension::D3, true)
+        );
+        assert_eq!((c.duration(), c.sample_rate(), c.bone_count(), c.event_count()), (w(e, 1.0), w(e, 30.0), 2, 3));
+        let r = c.channel(1, 1).unwrap();
+        assert_eq!((r.key_count(), r.interpolation(), r.quantized(), r.extra), (2, INTERP_LINEAR, true, B1_R_RANGE));
+        assert_eq!(c.channel(0, 1).unwrap().key_count(), 0);
+        assert_eq!((c.channel(0, 3), c.channel(2, 0)), (None, None));
+        assert_eq!(c.channel(1, 0).unwrap().tangents(3), Some(B1_T_TANGENTS));
+        assert_eq!(r.tangents(4), Some(B1_R_RANGE + 8));
+        assert_eq!((c.quant(7), c.quant(8)), (Some(32768), None));
+        assert_eq!(c.event(2), Some((w(e, 1.0), 1)));
+        assert_eq!(c.event(3), None);
+    }
+}
+
+#[test]
+fn dequantize_is_min_plus_extent_times_q_over_65535() {
+    // f32: 0.6 + 0.4 × (32768 / 65535) in f32 arithmetic.
+    let f = f32::from_bits(dequantize(F32, 0.6f32.to_bits(), 0.4f32.to_bits(), 32768));
+    assert_eq!(f, 0.6f32 + 0.4f32 * (32768.0f32 / 65535.0));
+    assert!((f64::from(f) - (0.6 + 0.4 * 32768.0 / 65535.0)).abs() < 1e-7);
+    assert_eq!(f32::from_bits(dequantize(F32, (-1.0f32).to_bits(), 2.0f32.to_bits(), 65535)), 1.0);
+    assert_eq!(f32::from_bits(dequantize(F32, (-1.0f32).to_bits(), 2.0f32.to_bits(), 0)), -1.0);
+    // Q16.16 bits: min + (q × extent + 32767) div 65535.
+    let (min, ext) = (w(Q16, -1.0) as i32, w(Q16, 2.0) as i32);
+    assert_eq!(dequantize(Q16, min as u32, ext as u32, 65535) as i32, 65536);
+    assert_eq!(dequantize(Q16, min as u32, ext as u32, 0) as i32, -65536);
+    // q = 1: 131072 / 65535 = 2.00003 -> (131072 + 32767) div 65535 = 2.
+    assert_eq!(dequantize(Q16, min as u32, ext as u32, 1) as i32, -65536 + 2);
+    // q = 32768: 32768 × 131072 / 65535 = 65537.0000153 (65535 × 65537 = 2^32 - 1), so
+    // (32768 × 131072 + 32767) div 65535 = 65537.
+    assert_eq!(dequantize(Q16, min as u32, ext as u32, 32768) as i32, -65536 + 65537);
+}
+
+#[test]
+fn an_older_blob_may_not_hold_skeletal_sections() {
+    let mut b = blob(F32, &parts(F32));
+    assert_eq!(u16::from_le_bytes([b[4], b[5]]), crate::FORMAT_VERSION);
+    b[4] = 3;
+    let crc = checksum(&b[..12], &b[HEADER_LEN..]);
+    b[12..16].copy_from_slice(&crc.to_le_bytes());
+    assert_eq!(Blob::parse(&b).unwrap_err(), LoadError::UnknownSection { section: 1, kind: 5 });
+}
+
+#[test]
+fn skeleton_defects() {
+    for e in BOTH {
+        let mut p = parts(e);
+        p.sk_dim = 4;
+        refused(e, &p, 1, sk(SkeletonDefect::Dimension { found: 4 }));
+
+        let mut p = parts(e);
+        p.extra[0] = 3;
+        refused(e, &p, 1, sk(SkeletonDefect::RecordArray { array: "bones", len: 19 }));
+
+        let mut p = parts(e);
+        p.bones.clear();
+        p.rest.clear();
+        refused(e, &p, 1, sk(SkeletonDefect::BoneCount { count: 0 }));
+
+        let mut p = parts(e);
+        p.rest.pop();
+        refused(e, &p, 1, sk(SkeletonDefect::RecordArray { array: "rest", len: 76 }));
+
+        // Its own parent, and a later bone.
+        let mut p = parts(e);
+        p.bones[1][0] = 1;
+        refused(e, &p, 1, sk(SkeletonDefect::Parent { bone: 1, parent: 1 }));
+        let mut p = parts(e);
+        p.bones[0][0] = 1;
+        refused(e, &p, 1, sk(SkeletonDefect::Parent { bone: 0, parent: 1 }));
+
+        let mut p = parts(e);
+        p.bones[1][0] |= 7 << 24;
+        refused(e, &p, 1, sk(SkeletonDefect::Reserved { bone: 1, found: 7 }));
+
+        let mut p = parts(e);
+        p.bones[1][1] = 99;
+        refused(e, &p, 1, SectionDefect::StringRef { string: 99, count: STRING_COUNT });
+
+        let mut p = parts(e);
+        p.sk_name = 99;
+        refused(e, &p, 1, SectionDefect::StringRef { string: 99, count: STRING_COUNT });
+
+        let mut p = parts(e);
+        for k in 13..17 {
+            p.rest[k] = 0;
+        }
+        refused(e, &p, 1, sk(SkeletonDefect::RestQuaternion { bone: 1 }));
+
+        let mut p = parts(e);
+        p.second_skeleton = true;
+        refused(e, &p, 2, sk(SkeletonDefect::DuplicateSkeleton { name: 0 }));
+    }
+    // Non-finite rest words exist only in f32.
+    let mut p = parts(F32);
+    p.rest[12] = f32::NAN.to_bits();
+    refused(F32, &p, 1, sk(SkeletonDefect::RestValue { bone: 1 }));
+    let mut p = parts(F32);
+    p.rest[0] = f32::INFINITY.to_bits();
+    refused(F32, &p, 1, sk(SkeletonDefect::RestValue { bone: 0 }));
+    // A negative-zero quaternion is a zero quaternion too.
+    let mut p = parts(F32);
+    for k in 3..7 {
+        p.rest[k] = (-0.0f32).to_bits();
+    }
+    refused(F32, &p, 1, sk(SkeletonDefect::RestQuaternion { bone: 0 }));
+}
+
+#[test]
+fn clip_header_defects() {
+    for e in BOTH {
+        let mut p = parts(e);
+        p.flags = 3;
+        refused(e, &p, 2, sk(SkeletonDefect::Flags { found: 3 }));
+
+        for d in [0.0, -1.0] {
+            let mut p = parts(e);
+            p.duration = w(e, d);
+            refused(e, &p, 2, sk(SkeletonDefect::Duration));
+        }
+
+        let mut p = parts(e);
+        p.rate = w(e, -30.0);
+        refused(e, &p, 2, sk(SkeletonDefect::SampleRate));
+
+        let mut p = parts(e);
+        p.clip_name = 77;
+        refused(e, &p, 2, SectionDefect::StringRef { string: 77, count: STRING_COUNT });
+
+        let mut p = parts(e);
+        p.clip_skeleton = 77;
+        refused(e, &p, 2, SectionDefect::StringRef { string: 77, count: STRING_COUNT });
+
+        let mut p = parts(e);
+        p.clip_skeleton = 5;
+        refused(e, &p, 2, sk(SkeletonDefect::SkeletonRef { name: 5 }));
+
+        let mut p = parts(e);
+        p.clip_dim = 1;
+        refused(e, &p, 2, sk(SkeletonDefect::Dimension { found: 1 }));
+
+        // A 2D clip of the 3D skeleton (its channels are narrower, so they still fit the data).
+        let mut p = parts(e);
+        p.clip_dim = 2;
+        refused(e, &p, 2, sk(SkeletonDefect::DimensionMismatch { clip: 2, skeleton: 3 }));
+
+        let mut p = parts(e);
+        p.channels.extend([[0; 4]; 3]);
+        refused(e, &p, 2, sk(SkeletonDefect::ClipBones { clip: 3, skeleton: 2 }));
+
+        for (i, (array, len)) in [("channels", 6 * 16 + 1), ("data", DATA_LEN * 4 + 2), ("quant", 17), ("events", 25)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut p = parts(e);
+            p.extra[2 + i] = 1 + usize::from(array == "data");
+            refused(e, &p, 2, sk(SkeletonDefect::RecordArray { array, len }));
+        }
+    }
+    let mut p = parts(F32);
+    p.duration = f32::NAN.to_bits();
+    refused(F32, &p, 2, sk(SkeletonDefect::Duration));
+    let mut p = parts(F32);
+    p.duration = f32::INFINITY.to_bits();
+    refused(F32, &p, 2, sk(SkeletonDefect::Duration));
+    let mut p = parts(F32);
+    p.rate = f32::NAN.to_bits();
+    refused(F32, &p, 2, sk(SkeletonDefect::SampleRate));
+}
+
+#[test]
+fn channel_defects() {
+    let info = ChannelRecord::make_info;
+    for e in BOTH {
+        // Unknown info bit, interpolation 3, unused words of an unanimated channel, a stray extra
+        // word on a raw linear channel.
+        for (ch, word) in [(0, 1u32 << 27), (0, 3 << 24)] {
+            let mut p = parts(e);
+            p.channels[ch][0] |= word;
+            let info = p.channels[ch][0];
+            refused(e, &p, 2, sk(SkeletonDefect::ChannelInfo { bone: 0, channel: 0, info }));
+        }
+        let mut p = parts(e);
+        p.channels[1][2] = 5;
+        refused(e, &p, 2, sk(SkeletonDefect::ChannelInfo { bone: 0, channel: 1, info: 0 }));
+        let mut p = parts(e);
+        p.channels[1][0] = info(0, INTERP_HERMITE, false);
+        refused(e, &p, 2, sk(SkeletonDefect::ChannelInfo { bone: 0, channel: 1, info: p.channels[1][0] }));
+        let mut p = parts(e);
+        p.channels[0][3] = 1;
+        refused(e, &p, 2, sk(SkeletonDefect::ChannelInfo { bone: 0, channel: 0, info: p.channels[0][0] }));
+
+        // Runs outside the data: times, raw values, quantised values, the range, the tangents.
+        let range = |bone, channel| sk(SkeletonDefect::ChannelRange { bone, channel });
+        let mut p = parts(e);
+        p.channels[0][1] = DATA_LEN as u32 - 1;
+        refused(e, &p, 2, range(0, 0));
+        let mut p = parts(e);
+        p.channels[0][2] = DATA_LEN as u32 - 5;
+        refused(e, &p, 2, range(0, 0));
+        let mut p = parts(e);
+        p.channels[4][2] = 1;
+        refused(e, &p, 2, range(1, 1));
+        let mut p = parts(e);
+        p.channels[4][3] = DATA_LEN as u32 - 7;
+        refused(e, &p, 2, range(1, 1));
+        let mut p = parts(e);
+        p.channels[3][3] = DATA_LEN as u32 - 11;
+        refused(e, &p, 2, range(1, 0));
+        let mut p = parts(e);
+        p.channels[0][1] = u32::MAX;
+        refused(e, &p, 2, range(0, 0));
+        // A Hermite quantised channel needs its tangents after the range.
+        let mut p = parts(e);
+        p.channels[4][0] = info(2, INTERP_HERMITE, true);
+        p.channels[4][3] = DATA_LEN as u32 - 8;
+        refused(e, &p, 2, range(1, 1));
+
+        // Times: equal, decreasing, past the duration, negative.
+        let time = |key| sk(SkeletonDefect::KeyTime { bone: 0, channel: 0, key });
+        for (t0, t1, key) in [(0.5, 0.5, 1), (0.75, 0.5, 1), (0.0, 1.5, 1), (-0.25, 1.0, 0)] {
+            let mut p = parts(e);
+            p.data[T01 as usize] = w(e, t0);
+            p.data[T01 as usize + 1] = w(e, t1);
+            refused(e, &p, 2, time(key));
+        }
+
+        // Quantisation ranges: a negative extent; (Q16) a largest value that overflows.
+        let mut p = parts(e);
+        p.data[B1_R_RANGE as usize + 6] = w(e, -0.5);
+        refused(e, &p, 2, sk(SkeletonDefect::QuantRange { bone: 1, channel: 1 }));
+
+        // Zero quaternions, quantised and raw.
+        let mut p = parts(e);
+        p.quant[3] = 0; // key 0: (0, 0, 0, 0.6 + 0) is not zero...
+        p.data[B1_R_RANGE as usize + 3] = 0; // ...with min w = 0 it is
+        refused(e, &p, 2, sk(SkeletonDefect::KeyQuaternion { bone: 1, key: 0 }));
+        let mut p = parts(e);
+        p.data.extend([0; 8]);
+        p.channels[4] = [info(2, INTERP_LINEAR, false), T01, DATA_LEN as u32, 0];
+        p.data[DATA_LEN + 3] = w(e, 1.0); // key 0 (0, 0, 0, 1), key 1 (0, 0, 0, 0)
+        refused(e, &p, 2, sk(SkeletonDefect::KeyQuaternion { bone: 1, key: 1 }));
+    }
+    let mut p = parts(Q16);
+    p.data[B1_R_RANGE as usize + 2] = 0x7FFF_0000; // min 32767 + extent 0.6: fits
+    p.data[B1_R_RANGE as usize] = 0x0001_0000; // min 1 + extent 0: fits
+    Blob::parse(&blob(Q16, &p)).unwrap();
+    p.data[B1_R_RANGE as usize + 2] = w(Q16, 0.5); // min 0.5 ...
+    p.data[B1_R_RANGE as usize + 6] = 0x7FFF_C000; // ... + extent 32767.75 > 32767.99998
+    refused(Q16, &p, 2, sk(SkeletonDefect::QuantRange { bone: 1, channel: 1 }));
+
+    // f32 only: non-finite times, values, tangents, range words.
+    let mut p = parts(F32);
+    p.data[T01 as usize + 1] = f32::NAN.to_bits();
+    refused(F32, &p, 2, sk(SkeletonDefect::KeyTime { bone: 0, channel: 0, key: 1 }));
+    let mut p = parts(F32);
+    p.data[B0_T_VALUES as usize + 4] = f32::INFINITY.to_bits();
+    refused(F32, &p, 2, sk(SkeletonDefect::KeyValue { bone: 0, channel: 0, key: 1 }));
+    let mut p = parts(F32);
+    p.data[B1_T_TANGENTS as usize + 7] = f32::NAN.to_bits();
+    refused(F32, &p, 2, sk(SkeletonDefect::KeyValue { bone: 1, channel: 0, key: 1 }));
+    let mut p = parts(F32);
+    p.data[B1_R_RANGE as usize] = f32::NAN.to_bits();
+    refused(F32, &p, 2, sk(SkeletonDefect::QuantRange { bone: 1, channel: 1 }));
+    let mut p = parts(F32);
+    p.data[B1_R_RANGE as usize] = f32::MAX.to_bits();
+    p.data[B1_R_RANGE as usize + 4] = f32::MAX.to_bits(); // min + extent overflows to infinity
+    refused(F32, &p, 2, sk(SkeletonDefect::QuantRange { bone: 1, channel: 1 }));
+}
+
+#[test]
+fn event_defects() {
+    for e in BOTH {
+        let mut p = parts(e);
+        p.events[1][0] = w(e, 0.125);
+        refused(e, &p, 2, sk(SkeletonDefect::EventTime { event: 1 }));
+        let mut p = parts(e);
+        p.events[2][0] = w(e, 1.5);
+        refused(e, &p, 2, sk(SkeletonDefect::EventTime { event: 2 }));
+        let mut p = parts(e);
+        p.events[0][0] = w(e, -0.5);
+        refused(e, &p, 2, sk(SkeletonDefect::EventTime { event: 0 }));
+        let mut p = parts(e);
+        p.events[2][1] = 0x1_0000;
+        refused(e, &p, 2, sk(SkeletonDefect::EventName { event: 2, name: 0x1_0000 }));
+        let mut p = parts(e);
+        p.events[2][1] = 6;
+        refused(e, &p, 2, SectionDefect::StringRef { string: 6, count: STRING_COUNT });
+    }
+    let mut p = parts(F32);
+    p.events[0][0] = f32::NAN.to_bits();
+    refused(F32, &p, 2, sk(SkeletonDefect::EventTime { event: 0 }));
+}
+
+#[test]
+fn every_defect_has_a_message() {
+    let m = std::format!("{}", sk(SkeletonDefect::KeyQuaternion { bone: 3, key: 9 }));
+    assert_eq!(m, "skeletal: bone 3 rotation key 9 is a zero quaternion");
+    let m = std::format!("{}", sk(SkeletonDefect::Parent { bone: 2, parent: 5 }));
+    assert!(m.contains("bone 2 has parent 5"), "{m}");
+}

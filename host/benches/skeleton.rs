@@ -1,0 +1,285 @@
+//! Skeletal jobs on the real Mixamo clips (`../shared/fixtures/eva/{Idle,Jumping,SlowRun}.eva`, 70
+//! bones): forward sampling at 60 Hz, random seek, two-layer blending, local-to-model and a full
+//! frame (two samples, blend, local-to-model), in f32 and Q16.16, with the clip read in place from a
+//! lossless blob built by the host (`blob`) and from in-RAM slices (`ram`). All three clips play on
+//! Idle's skeleton (the same 70-bone Y Bot).
+//!
+//! `cargo bench -p ossicle-host --bench skeleton` (or `scripts/bench/skeleton-ns.sh`, which turns
+//! criterion's medians into ns per joint). Each iteration processes the whole skeleton once; the
+//! figure per joint is the iteration's median divided by 70.
+//!
+//! - `sample_fwd`: one `SamplingJob::run` per iteration, the time advancing by 1/60 s (wrapping at
+//!   the clip's end), one persistent `SamplingContext` (the cursors move forward).
+//! - `sample_seek`: one `SamplingJob::run` per iteration at the next of 1,024 pseudo-random times
+//!   (a fixed xorshift sequence over the clip), so every cursor is moved by a binary search.
+//! - `blend2`: one `BlendingJob::run` of two layers (Idle at 0.7 and the clip at 0.3, no masks).
+//! - `l2m`: one `LocalToModelJob::run` of a sampled pose.
+//! - `frame`: two forward samples (the clip and Idle), a two-layer blend, local-to-model.
+
+use criterion::{black_box, BenchmarkGroup, Criterion};
+use ossicle::math::{Quat, Transform3, Vec3};
+use ossicle::skeleton::{
+    AdditiveReference, BlendLayer, BlendingJob, ChannelData, Interpolation, LocalToModelJob, RotationInterp,
+    SamplingContext, SamplingJob, SkelClipSource, SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,
+};
+use ossicle::{Asset, Scalar, Q16};
+use ossicle_format::ScalarEncoding;
+use ossicle_host::ir::{Project, SkelClipIr, SkeletonIr};
+use ossicle_host::write::{self, SkelOptions, WriteOptions};
+use std::path::PathBuf;
+use std::time::Duration;
+
+const BONES: usize = 70;
+type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
+
+fn fixtures() -> PathBuf {
+    if let Some(dir) = std::env::var_os("OSSICLE_FIXTURES") {
+        return PathBuf::from(dir);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures")
+}
+
+fn load(name: &str) -> (SkeletonIr, SkelClipIr) {
+    let path = fixtures().join("eva").join(format!("{name}.eva"));
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut project = ossicle_host::sources::eva::parse(&path, &bytes).unwrap_or_else(|e| panic!("{e}"));
+    (project.skeletons.remove(0), project.skel_clips.remove(0))
+}
+
+/// One channel's (times, values), or none.
+type Channel<S> = Option<(Vec<S>, Vec<S>)>;
+
+/// A skeleton and clip as owned scalar arrays, viewed as slices.
+struct RamClip<S> {
+    parents: Vec<u16>,
+    rest: Vec<Transform3<S>>,
+    duration: S,
+    /// Per bone, per channel: (times, values).
+    channels: Vec<[Channel<S>; 3]>,
+}
+
+impl<S: Scalar> RamClip<S> {
+    fn new(skel: &SkeletonIr, clip: &SkelClipIr) -> Self {
+        let s = |v: f64| S::from_f64(v);
+        let parents = skel.bones.iter().map(|b| b.parent.map_or(u16::MAX, |p| p as u16)).collect();
+        let rest = skel
+            .bones
+            .iter()
+            .map(|b| {
+                let t = b.bind.translation;
+                let q = b.bind.rotation;
+                let k = b.bind.scale;
+                Transform3::new(
+                    Vec3::new(s(t[0]), s(t[1]), s(t[2])),
+                    Quat::from_xyzw(s(q[0]), s(q[1]), s(q[2]), s(q[3])),
+                    Vec3::new(s(k[0]), s(k[1]), s(k[2])),
+                )
+            })
+            .collect();
+        let mut channels: Vec<[Channel<S>; 3]> = (0..skel.bones.len()).map(|_| [None, None, None]).collect();
+        for track in &clip.tracks {
+            let bone = skel.bones.iter().position(|b| b.name == track.bone).expect("bone");
+            fn flat<S: Scalar, const N: usize>(keys: &[ossicle_host::ir::ChannelKey<N>]) -> Option<(Vec<S>, Vec<S>)> {
+                if keys.is_empty() {
+                    return None;
+                }
+                let times = keys.iter().map(|k| S::from_f64(k.time)).collect();
+                let values = keys.iter().flat_map(|k| k.value.iter().map(|&v| S::from_f64(v))).collect();
+                Some((times, values))
+            }
+            channels[bone] = [flat(&track.translation), flat(&track.rotation), flat(&track.scale)];
+        }
+        Self { parents, rest, duration: S::from_f64(clip.duration), channels }
+    }
+
+    fn tracks(&self) -> Vec<SliceTrack<'_, S>> {
+        self.channels
+            .iter()
+            .map(|chs| SliceTrack {
+                channels: chs.each_ref().map(|c| {
+                    c.as_ref().map(|(t, v)| ChannelData {
+                        interpolation: Interpolation::Linear,
+                        times: t.as_slice(),
+                        values: v.as_slice(),
+                        tangents: &[][..],
+                    })
+                }),
+            })
+            .collect()
+    }
+}
+
+fn xorshift_times(duration: f64) -> Vec<f64> {
+    let mut x: u32 = 0x9E37_79B9;
+    (0..1024)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            f64::from(x) / f64::from(u32::MAX) * duration
+        })
+        .collect()
+}
+
+fn run_clip<S: Scalar, K, C>(g: &mut Group<'_>, label: &str, skel: &K, clip: &C, idle: &C)
+where
+    K: SkeletonSource<S, Transform3<S>>,
+    C: SkelClipSource<S>,
+{
+    let dt = S::from_ratio(1, 60);
+    let duration = clip.duration();
+    g.bench_function(format!("{label}/sample_fwd"), |b| {
+        let mut ctx = Box::new(SamplingContext::<BONES>::new());
+        let mut out = [Transform3::<S>::IDENTITY; BONES];
+        let mut t = S::ZERO;
+        b.iter(|| {
+            let job = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX };
+            let _ = black_box(job.run(&mut ctx, &mut out));
+            t = t.add(dt);
+            if t >= duration {
+                t = t.sub(duration);
+            }
+        })
+    });
+    let times: Vec<S> = xorshift_times(duration.to_f64()).into_iter().map(S::from_f64).collect();
+    g.bench_function(format!("{label}/sample_seek"), |b| {
+        let mut ctx = Box::new(SamplingContext::<BONES>::new());
+        let mut out = [Transform3::<S>::IDENTITY; BONES];
+        let mut i = 0usize;
+        b.iter(|| {
+            let time = times[i & 1023];
+            i = i.wrapping_add(1);
+            let job = SamplingJob { skeleton: skel, clip, time, rotation: RotationInterp::Nlerp, lod: u8::MAX };
+            let _ = black_box(job.run(&mut ctx, &mut out));
+        })
+    });
+    let mut a = [Transform3::<S>::IDENTITY; BONES];
+    let mut bpose = [Transform3::<S>::IDENTITY; BONES];
+    let half = duration.mul(S::HALF);
+    let _ = SamplingJob { skeleton: skel, clip, time: half, rotation: RotationInterp::Nlerp, lod: u8::MAX }
+        .run(&mut SamplingContext::<BONES>::new(), &mut a);
+    let _ = SamplingJob { skeleton: skel, clip: idle, time: S::ZERO, rotation: RotationInterp::Nlerp, lod: u8::MAX }
+        .run(&mut SamplingContext::<BONES>::new(), &mut bpose);
+    g.bench_function(format!("{label}/blend2"), |b| {
+        let mut out = [Transform3::<S>::IDENTITY; BONES];
+        let layers = [
+            BlendLayer { pose: &bpose[..], weight: S::from_ratio(7, 10), mask: None },
+            BlendLayer { pose: &a[..], weight: S::from_ratio(3, 10), mask: None },
+        ];
+        let job = BlendingJob {
+            skeleton: skel,
+            layers: &layers,
+            additive: &[],
+            additive_reference: AdditiveReference::Identity,
+            threshold: S::from_ratio(1, 10),
+            lod: u8::MAX,
+        };
+        b.iter(|| black_box(job.run(black_box(&mut out))))
+    });
+    g.bench_function(format!("{label}/l2m"), |b| {
+        let mut out = [Transform3::<S>::IDENTITY; BONES];
+        let job = LocalToModelJob::new(skel);
+        b.iter(|| black_box(job.run(black_box(&a), &mut out)))
+    });
+    g.bench_function(format!("{label}/frame"), |b| {
+        let mut ctx_a = Box::new(SamplingContext::<BONES>::new());
+        let mut ctx_b = Box::new(SamplingContext::<BONES>::new());
+        let mut pa = [Transform3::<S>::IDENTITY; BONES];
+        let mut pb = [Transform3::<S>::IDENTITY; BONES];
+        let mut blended = [Transform3::<S>::IDENTITY; BONES];
+        let mut model = [Transform3::<S>::IDENTITY; BONES];
+        let idle_duration = idle.duration();
+        let (mut t, mut ti) = (S::ZERO, S::ZERO);
+        b.iter(|| {
+            let _ = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX }
+                .run(&mut ctx_a, &mut pa);
+            let _ = SamplingJob { skeleton: skel, clip: idle, time: ti, rotation: RotationInterp::Nlerp, lod: u8::MAX }
+                .run(&mut ctx_b, &mut pb);
+            let layers = [
+                BlendLayer { pose: &pb[..], weight: S::from_ratio(7, 10), mask: None },
+                BlendLayer { pose: &pa[..], weight: S::from_ratio(3, 10), mask: None },
+            ];
+            let _ = BlendingJob {
+                skeleton: skel,
+                layers: &layers,
+                additive: &[],
+                additive_reference: AdditiveReference::Identity,
+                threshold: S::from_ratio(1, 10),
+                lod: u8::MAX,
+            }
+            .run(&mut blended);
+            let _ = black_box(LocalToModelJob::new(skel).run(&blended, &mut model));
+            t = t.add(dt);
+            if t >= duration {
+                t = t.sub(duration);
+            }
+            ti = ti.add(dt);
+            if ti >= idle_duration {
+                ti = ti.sub(idle_duration);
+            }
+        })
+    });
+}
+
+fn ram<S: Scalar>(c: &mut Criterion, ty: &str) {
+    let (skel_ir, idle_ir) = load("Idle");
+    let idle_ram = RamClip::<S>::new(&skel_ir, &idle_ir);
+    let idle_tracks = idle_ram.tracks();
+    let idle = SliceSkelClip { duration: idle_ram.duration, looping: true, tracks: &idle_tracks, events: &[] };
+    let skel = SliceSkeleton::new(&idle_ram.parents, &idle_ram.rest).expect("skeleton");
+    let mut g = c.benchmark_group(format!("{ty}_ram"));
+    g.measurement_time(Duration::from_secs(1)).warm_up_time(Duration::from_millis(300));
+    for name in ["Idle", "Jumping", "SlowRun"] {
+        let (s, clip_ir) = load(name);
+        let r = RamClip::<S>::new(&s, &clip_ir);
+        let tracks = r.tracks();
+        let clip = SliceSkelClip { duration: r.duration, looping: true, tracks: &tracks, events: &[] };
+        run_clip::<S, _, _>(&mut g, name, &skel, &clip, &idle);
+    }
+    g.finish();
+}
+
+/// The three clips (and the Idle skeleton) in one lossless blob of `encoding`, built by the host.
+fn blob_bytes(encoding: ScalarEncoding) -> Vec<u8> {
+    let mut project = Project::default();
+    for name in ["Idle", "Jumping", "SlowRun"] {
+        let path = fixtures().join("eva").join(format!("{name}.eva"));
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut p = ossicle_host::sources::eva::parse(&path, &bytes).unwrap_or_else(|e| panic!("{e}"));
+        if name != "Idle" {
+            // One skeleton for all three (the same Y Bot): bind the other clips to Idle's.
+            p.skeletons.clear();
+            for c in &mut p.skel_clips {
+                c.skeleton = Some("Idle".into());
+            }
+        }
+        project.merge(p);
+    }
+    let opts = WriteOptions::new(encoding);
+    let (bytes, _) =
+        write::write_blob_skeletal(&project, &opts, &SkelOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    bytes
+}
+
+fn blob<S: Scalar>(c: &mut Criterion, ty: &str, encoding: ScalarEncoding) {
+    let bytes = blob_bytes(encoding);
+    let asset = Asset::load(&bytes).expect("blob loads");
+    let skel = asset.skeleton_named("Idle").expect("skeleton");
+    let idle = asset.skel_clip_named("Idle").expect("Idle");
+    let mut g = c.benchmark_group(format!("{ty}_blob"));
+    g.measurement_time(Duration::from_secs(1)).warm_up_time(Duration::from_millis(300));
+    for name in ["Idle", "Jumping", "SlowRun"] {
+        let clip = asset.skel_clip_named(name).expect("clip");
+        run_clip::<S, _, _>(&mut g, name, &skel, &clip, &idle);
+    }
+    g.finish();
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    ram::<f32>(&mut c, "f32");
+    ram::<Q16>(&mut c, "q16");
+    blob::<f32>(&mut c, "f32", ScalarEncoding::F32);
+    blob::<Q16>(&mut c, "q16", ScalarEncoding::Q16_16);
+    c.final_summary();
+}

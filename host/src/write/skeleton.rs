@@ -1,0 +1,461 @@
+//! Skeletons and skeletal clips -> Skeleton and SkelClip sections (see `ossicle_format::skeleton`).
+//!
+//! # Which skeleton a clip animates
+//!
+//! A clip that came with its own skeleton (an EVA file's) animates that skeleton. A clip without
+//! one (an EVAC file: tracks by bone name, no hierarchy) binds, by bone name
+//! ([`evac::bind`]), to the skeleton named by
+//! [`SkelOptions::skeleton`] (`ossicle build --skeleton NAME`) when given; otherwise to the build's
+//! only skeleton. With no skeleton in the build, or several and no `--skeleton`, the build fails
+//! at the clip's file, naming the skeletons there are.
+//!
+//! # Encoding
+//!
+//! Keys are stored as they are: every key time as a raw scalar word (runs of identical time words
+//! are stored once and shared between channels), every channel linear. Values are raw scalar
+//! words (lossless in f32 blobs; rounded to the nearest 2^-16 in Q16.16 blobs), or, with
+//! [`SkelOptions::quantize`], 16-bit quantised per channel component over the component's
+//! `[min, max]` range for every channel of at least [`QUANTIZE_MIN_KEYS`] keys (a shorter channel is
+//! smaller raw). The quantised value of each component is the u16 whose decoded value (the
+//! format's `dequantize`, bit for bit what the kernel reads) is nearest the source value.
+//!
+//! A value that the encoding cannot hold (non-finite, or outside Q16.16's `[-32768, 32767.99998]`)
+//! fails the build naming the file, the clip or skeleton, the bone, the channel and the key.
+
+use crate::error::HostError;
+use crate::ir::{SkelClipIr, SkeletonIr};
+use crate::sources::evac;
+use ossicle_format::skeleton::{
+    dequantize, ChannelRecord, Dimension, SkelClipBody, SkeletonBody, CLIP_FLAG_LOOP, INTERP_LINEAR, MAX_BONES,
+    MAX_CHANNEL_KEYS, NO_PARENT,
+};
+use ossicle_format::{BlobWriter, ScalarEncoding};
+use std::collections::HashMap;
+
+/// Channels of fewer keys stay raw when quantising (raw: `4·n·w` bytes; quantised: `2·n·w + 8·w`,
+/// smaller from 5 keys on).
+pub const QUANTIZE_MIN_KEYS: usize = 5;
+
+/// How skeletal sections are written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SkelOptions {
+    /// Store key values as 16-bit quantised values with per-channel-component ranges (lossy).
+    /// Default: raw scalar words (lossless in f32).
+    pub quantize: bool,
+    /// The skeleton clips without their own skeleton (EVAC) bind to; `None`: the build's only one.
+    pub skeleton: Option<String>,
+}
+
+/// What a skeleton costs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkeletonReport {
+    /// Its name.
+    pub name: String,
+    /// Its bones.
+    pub bones: usize,
+    /// Bytes of its section body.
+    pub section_bytes: usize,
+}
+
+/// What a skeletal clip costs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkelClipReport {
+    /// Its name.
+    pub name: String,
+    /// The skeleton it animates.
+    pub skeleton: String,
+    /// Animated bones (tracks).
+    pub tracks: usize,
+    /// Keys over all channels.
+    pub keys: usize,
+    /// Channels stored quantised.
+    pub quantized_channels: usize,
+    /// The largest difference between a source value and what the blob decodes to, per channel
+    /// kind (translation, rotation component, scale), in source units.
+    pub max_error: [f64; 3],
+    /// Bytes of its section body.
+    pub section_bytes: usize,
+}
+
+fn range_note(encoding: ScalarEncoding) -> &'static str {
+    match encoding {
+        ScalarEncoding::Q16_16 => "Q16.16 holds -32768 to 32767.99998",
+        ScalarEncoding::F32 => "f32 holds finite values up to 3.4e38",
+    }
+}
+
+const CHANNEL_NAMES: [&str; 3] = ["translation", "rotation", "scale"];
+
+fn le(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Encodes `sk` as a Skeleton section into `w`; returns its report.
+pub fn encode_skeleton(
+    sk: &SkeletonIr,
+    w: &mut BlobWriter,
+    encoding: ScalarEncoding,
+) -> Result<SkeletonReport, HostError> {
+    let err =
+        |reason: String| HostError::at(&sk.origin.file, &sk.origin.place, format!("skeleton {:?}: {reason}", sk.name));
+    if sk.bones.is_empty() || sk.bones.len() > MAX_BONES {
+        return Err(err(format!("{} bones; a blob skeleton has 1 to {MAX_BONES}", sk.bones.len())));
+    }
+    let name = w.intern(&sk.name);
+    let mut bones = Vec::with_capacity(sk.bones.len() * 2);
+    let mut rest = Vec::with_capacity(sk.bones.len() * 10);
+    for (i, b) in sk.bones.iter().enumerate() {
+        let parent = match b.parent {
+            None => NO_PARENT,
+            Some(p) if p < i => p as u16,
+            Some(p) => return Err(err(format!("bone {:?} has parent {p}, not an earlier bone", b.name))),
+        };
+        bones.push(u32::from(parent));
+        bones.push(w.intern(&b.name));
+        let t = &b.bind;
+        let values = t.translation.iter().chain(&t.rotation).chain(&t.scale);
+        for &v in values {
+            let word = encoding.encode_f64(v).ok_or_else(|| {
+                err(format!(
+                    "bone {:?} bind pose value {v} does not fit the {} encoding ({})",
+                    b.name,
+                    encoding.name(),
+                    range_note(encoding)
+                ))
+            })?;
+            rest.push(word);
+        }
+        let q = &rest[rest.len() - 7..rest.len() - 3];
+        if q.iter().all(|&x| encoding.decode_f64(x) == 0.0) {
+            return Err(err(format!(
+                "bone {:?} bind rotation becomes a zero quaternion in the {} encoding",
+                b.name,
+                encoding.name()
+            )));
+        }
+    }
+    let (bones, rest) = (le(&bones), le(&rest));
+    let body = SkeletonBody { name, dimension: Dimension::D3 as u8, bones: &bones, rest: &rest };
+    let section_bytes = postcard::to_stdvec(&body).map(|b| b.len()).unwrap_or(0);
+    w.add_skeleton(&body).map_err(|e| err(e.to_string()))?;
+    Ok(SkeletonReport { name: sk.name.clone(), bones: sk.bones.len(), section_bytes })
+}
+
+/// One channel's keys as (time, components).
+struct Keys<'a> {
+    times: Vec<f64>,
+    values: Vec<&'a [f64]>,
+}
+
+/// Encodes `clip`, bound to `sk` (`bone_of_track[i]` is track `i`'s bone), as a SkelClip section
+/// into `w`; returns its report.
+pub fn encode_skel_clip(
+    clip: &SkelClipIr,
+    sk: &SkeletonIr,
+    bone_of_track: &[usize],
+    w: &mut BlobWriter,
+    encoding: ScalarEncoding,
+    quantize: bool,
+) -> Result<SkelClipReport, HostError> {
+    let err = |reason: String| {
+        HostError::at(&clip.origin.file, &clip.origin.place, format!("clip {:?}: {reason}", clip.name))
+    };
+    let word = |v: f64, what: &dyn Fn() -> String| {
+        encoding.encode_f64(v).ok_or_else(|| {
+            err(format!("{} {v} does not fit the {} encoding ({})", what(), encoding.name(), range_note(encoding)))
+        })
+    };
+    let duration = word(clip.duration, &|| "the duration".into())?;
+    if encoding.decode_f64(duration) <= 0.0 {
+        return Err(err(format!("the duration {} s rounds to 0 in the {} encoding", clip.duration, encoding.name())));
+    }
+    let sample_rate = word(clip.sample_rate, &|| "the sample rate".into())?;
+    let name = w.intern(&clip.name);
+    let skeleton = w.intern(&sk.name);
+    let bone_count = sk.bones.len();
+    let mut records = vec![[0u32; 4]; bone_count * 3];
+    let mut data: Vec<u32> = Vec::new();
+    let mut quant: Vec<u16> = Vec::new();
+    let mut time_runs: HashMap<Vec<u32>, u32> = HashMap::new();
+    let mut report = SkelClipReport {
+        name: clip.name.clone(),
+        skeleton: sk.name.clone(),
+        tracks: 0,
+        keys: 0,
+        quantized_channels: 0,
+        max_error: [0.0; 3],
+        section_bytes: 0,
+    };
+    for (track, &bone) in clip.tracks.iter().zip(bone_of_track) {
+        let bone_name = &track.bone;
+        let channels: [Keys<'_>; 3] = [
+            Keys {
+                times: track.translation.iter().map(|k| k.time).collect(),
+                values: track.translation.iter().map(|k| &k.value[..]).collect(),
+            },
+            Keys {
+                times: track.rotation.iter().map(|k| k.time).collect(),
+                values: track.rotation.iter().map(|k| &k.value[..]).collect(),
+            },
+            Keys {
+                times: track.scale.iter().map(|k| k.time).collect(),
+                values: track.scale.iter().map(|k| &k.value[..]).collect(),
+            },
+        ];
+        if channels.iter().any(|c| !c.times.is_empty()) {
+            report.tracks += 1;
+        }
+        for (c, keys) in channels.iter().enumerate() {
+            let n = keys.times.len();
+            if n == 0 {
+                continue;
+            }
+            let place =
+                |k: usize| format!("bone {bone_name:?} {} key {k} (time {} s)", CHANNEL_NAMES[c], keys.times[k]);
+            if n > MAX_CHANNEL_KEYS as usize {
+                return Err(err(format!("bone {bone_name:?} {}: {n} keys, over {MAX_CHANNEL_KEYS}", CHANNEL_NAMES[c])));
+            }
+            report.keys += n;
+            let mut times = Vec::with_capacity(n);
+            for (k, &t) in keys.times.iter().enumerate() {
+                let tw = word(t, &|| format!("{}: the time", place(k)))?;
+                if let Some(&prev) = times.last() {
+                    if encoding.decode_f64(tw) <= encoding.decode_f64(prev) {
+                        return Err(err(format!(
+                            "{}: the time is not after the previous key's once rounded to the {} encoding",
+                            place(k),
+                            encoding.name()
+                        )));
+                    }
+                }
+                times.push(tw);
+            }
+            let times_at = match time_runs.get(&times) {
+                Some(&at) => at,
+                None => {
+                    let at = data.len() as u32;
+                    data.extend(&times);
+                    time_runs.insert(times, at);
+                    at
+                }
+            };
+            let width = keys.values.first().map_or(0, |v| v.len());
+            let mut raw = Vec::with_capacity(n * width);
+            for (k, v) in keys.values.iter().enumerate() {
+                for &x in v.iter() {
+                    raw.push(word(x, &|| format!("{}: the value", place(k)))?);
+                }
+                if c == 1 && raw[raw.len() - 4..].iter().all(|&x| encoding.decode_f64(x) == 0.0) {
+                    return Err(err(format!(
+                        "{}: the rotation becomes a zero quaternion in the {} encoding",
+                        place(k),
+                        encoding.name()
+                    )));
+                }
+            }
+            let quantised =
+                if quantize && n >= QUANTIZE_MIN_KEYS { quantise(encoding, &keys.values, width) } else { None };
+            let (info, values_at, extra, decoded): (u32, u32, u32, Vec<u32>) = match quantised {
+                Some((ranges, qs)) => {
+                    let values_at = quant.len() as u32;
+                    let extra = data.len() as u32;
+                    data.extend(ranges.iter().map(|r| r.0));
+                    data.extend(ranges.iter().map(|r| r.1));
+                    let decoded = qs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &q)| dequantize(encoding, ranges[i % width].0, ranges[i % width].1, q))
+                        .collect();
+                    quant.extend(qs);
+                    report.quantized_channels += 1;
+                    (ChannelRecord::make_info(n as u32, INTERP_LINEAR, true), values_at, extra, decoded)
+                }
+                None => {
+                    let at = data.len() as u32;
+                    data.extend(&raw);
+                    (ChannelRecord::make_info(n as u32, INTERP_LINEAR, false), at, 0, raw)
+                }
+            };
+            for (x, &d) in keys.values.iter().flat_map(|v| v.iter()).zip(&decoded) {
+                let e = (x - encoding.decode_f64(d)).abs();
+                report.max_error[c] = report.max_error[c].max(e);
+            }
+            records[bone * 3 + c] = [info, times_at, values_at, extra];
+        }
+    }
+    let records: Vec<u32> = records.into_iter().flatten().collect();
+    let qbytes: Vec<u8> = quant.iter().flat_map(|q| q.to_le_bytes()).collect();
+    let (channels, data) = (le(&records), le(&data));
+    let body = SkelClipBody {
+        name,
+        skeleton,
+        dimension: Dimension::D3 as u8,
+        flags: if clip.looping { CLIP_FLAG_LOOP } else { 0 },
+        duration,
+        sample_rate,
+        channels: &channels,
+        data: &data,
+        quant: &qbytes,
+        events: &[],
+    };
+    report.section_bytes = postcard::to_stdvec(&body).map(|b| b.len()).unwrap_or(0);
+    w.add_skel_clip(&body).map_err(|e| err(e.to_string()))?;
+    Ok(report)
+}
+
+/// A quantised channel: per-component (min word, extent word) ranges, and the u16 values.
+type Quantised = (Vec<(u32, u32)>, Vec<u16>);
+
+/// Per-component (min word, extent word) ranges and the u16 values of a channel, or `None` when a
+/// range does not fit the encoding or a rotation key would decode to a zero quaternion (the
+/// channel is then stored raw).
+fn quantise(encoding: ScalarEncoding, values: &[&[f64]], width: usize) -> Option<Quantised> {
+    let mut ranges = Vec::with_capacity(width);
+    for j in 0..width {
+        let lo = values.iter().map(|v| v[j]).fold(f64::INFINITY, f64::min);
+        let hi = values.iter().map(|v| v[j]).fold(f64::NEG_INFINITY, f64::max);
+        let min = encoding.encode_f64(lo)?;
+        // The extent word, rounded, then raised until min + extent reaches the largest value.
+        let span = hi - encoding.decode_f64(min);
+        let mut ext = encoding.encode_f64(if span > 0.0 { span } else { 0.0 })?;
+        for _ in 0..4 {
+            if encoding.decode_f64(dequantize(encoding, min, ext, u16::MAX)) >= hi {
+                break;
+            }
+            ext = match encoding {
+                ScalarEncoding::F32 => ext + 1, // the next larger positive f32
+                ScalarEncoding::Q16_16 => ext.checked_add(1)?,
+            };
+        }
+        let ok = match encoding {
+            ScalarEncoding::F32 => {
+                let (m, e) = (f32::from_bits(min), f32::from_bits(ext));
+                e.is_finite() && (m + e).is_finite()
+            }
+            ScalarEncoding::Q16_16 => i64::from(min as i32) + i64::from(ext as i32) <= i64::from(i32::MAX),
+        };
+        if !ok {
+            return None;
+        }
+        ranges.push((min, ext));
+    }
+    let mut qs = Vec::with_capacity(values.len() * width);
+    for v in values {
+        for (j, &x) in v.iter().enumerate() {
+            let (min, ext) = ranges[j];
+            let (m, e) = (encoding.decode_f64(min), encoding.decode_f64(ext));
+            let guess = if e > 0.0 { ((x - m) / e * 65535.0).round().clamp(0.0, 65535.0) as u16 } else { 0 };
+            let decode = |q: u16| encoding.decode_f64(dequantize(encoding, min, ext, q));
+            let best = [guess.saturating_sub(1), guess, guess.saturating_add(1)]
+                .into_iter()
+                .min_by(|&a, &b| (decode(a) - x).abs().total_cmp(&(decode(b) - x).abs()))
+                .unwrap_or(guess);
+            qs.push(best);
+        }
+    }
+    if width == 4 {
+        for key in qs.chunks(4) {
+            if key
+                .iter()
+                .enumerate()
+                .all(|(j, &q)| encoding.decode_f64(dequantize(encoding, ranges[j].0, ranges[j].1, q)) == 0.0)
+            {
+                return None;
+            }
+        }
+    }
+    Some((ranges, qs))
+}
+
+/// The skeleton `clip` animates among `skeletons`: its own (by name), else `chosen`, else the only
+/// one. Errors name the clip's file and the skeletons there are.
+pub fn skeleton_for<'a>(
+    clip: &SkelClipIr,
+    skeletons: &'a [SkeletonIr],
+    chosen: Option<&str>,
+) -> Result<&'a SkeletonIr, HostError> {
+    let err =
+        |reason: String| HostError::at(&clip.origin.file, &clip.origin.place, format!("clip {:?} {reason}", clip.name));
+    let list =
+        || skeletons.iter().map(|s| format!("{} ({})", s.name, s.origin.file.display())).collect::<Vec<_>>().join(", ");
+    let wanted = clip.skeleton.as_deref().or(chosen);
+    if let Some(name) = wanted {
+        return skeletons.iter().find(|s| s.name == name).ok_or_else(|| {
+            if skeletons.is_empty() {
+                err(format!("animates skeleton {name:?}, but the build defines no skeleton"))
+            } else {
+                err(format!("animates skeleton {name:?}, which this build does not define; skeletons: {}", list()))
+            }
+        });
+    }
+    match skeletons {
+        [one] => Ok(one),
+        [] => Err(err(
+            "has no skeleton of its own (EVAC carries no hierarchy) and the build defines none: give the EVA file \
+             that defines its skeleton as another input"
+                .into(),
+        )),
+        _ => Err(err(format!(
+            "has no skeleton of its own (EVAC) and the build defines {}: {}; choose one with --skeleton NAME",
+            skeletons.len(),
+            list()
+        ))),
+    }
+}
+
+/// Encodes every skeleton and clip of a build (names unique, each clip bound to its skeleton).
+pub fn encode_all(
+    skeletons: &[SkeletonIr],
+    clips: &[SkelClipIr],
+    opts: &SkelOptions,
+    w: &mut BlobWriter,
+    encoding: ScalarEncoding,
+) -> Result<(Vec<SkeletonReport>, Vec<SkelClipReport>), HostError> {
+    let mut seen: HashMap<&str, &std::path::Path> = HashMap::new();
+    for sk in skeletons {
+        if let Some(first) = seen.insert(&sk.name, &sk.origin.file) {
+            return Err(HostError::at(
+                &sk.origin.file,
+                &sk.origin.place,
+                format!("a skeleton called {:?} is already defined by {}", sk.name, first.display()),
+            ));
+        }
+    }
+    if let Some(name) = &opts.skeleton {
+        if !skeletons.iter().any(|s| &s.name == name) {
+            let names: Vec<&str> = skeletons.iter().map(|s| s.name.as_str()).collect();
+            let there = if names.is_empty() {
+                "the build defines no skeleton".to_string()
+            } else {
+                format!("skeletons: {}", names.join(", "))
+            };
+            return Err(HostError::file("--skeleton", format!("no skeleton called {name:?} in this build ({there})")));
+        }
+    }
+    let mut seen: HashMap<&str, &std::path::Path> = HashMap::new();
+    for c in clips {
+        if let Some(first) = seen.insert(&c.name, &c.origin.file) {
+            return Err(HostError::at(
+                &c.origin.file,
+                &c.origin.place,
+                format!(
+                    "a skeletal clip called {:?} is already defined by {} (export it under another name: \
+                     ossicle export-evac ... --name NEW)",
+                    c.name,
+                    first.display()
+                ),
+            ));
+        }
+    }
+    let mut sk_reports = Vec::new();
+    for sk in skeletons {
+        sk_reports.push(encode_skeleton(sk, w, encoding)?);
+    }
+    let mut clip_reports = Vec::new();
+    for c in clips {
+        let sk = skeleton_for(c, skeletons, opts.skeleton.as_deref())?;
+        let bones = evac::bind(c, sk)?;
+        clip_reports.push(encode_skel_clip(c, sk, &bones, w, encoding, opts.quantize)?);
+    }
+    Ok((sk_reports, clip_reports))
+}

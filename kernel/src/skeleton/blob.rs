@@ -1,0 +1,399 @@
+//! Skeletons and skeletal clips read in place from a blob: [`BlobSkeleton`] (a
+//! [`SkeletonSource`]) and [`BlobSkelClip`] (a [`SkelClipSource`] whose values are read through
+//! [`BlobScalars`]). Nothing is copied: every read decodes little-endian words (or 16-bit
+//! quantised values) where the blob lies, in RAM, flash or XIP memory. The layout is
+//! `ossicle_format::skeleton`'s; [`Asset::load`](crate::asset::Asset::load) has validated every
+//! word these readers use.
+//!
+//! A view is read with one scalar type: the blob's (`f32` for an f32 blob, [`Q16`](crate::Q16) for
+//! a Q16.16 one; see [`BlobSkelClip::check`]). Read with the other type, or a 2D skeleton read as
+//! 3D (or the reverse), a source reports no bones and no channels, so the jobs leave the pose
+//! alone rather than read wrong numbers.
+//!
+//! Memory: a [`BlobSkeleton`] or [`BlobSkelClip`] is a handful of borrowed slices and ids (about
+//! 100 bytes on a 32-bit target); a [`BlobScalars`] is at most 48 bytes.
+//!
+//! ```
+//! # use ossicle_format::{BlobWriter, ScalarEncoding};
+//! # use ossicle_format::skeleton::{ChannelRecord, SkelClipBody, SkeletonBody, INTERP_LINEAR};
+//! # let words = |v: &[f32]| v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect::<Vec<u8>>();
+//! # let mut w = BlobWriter::new(ScalarEncoding::F32);
+//! # let (rig, root, walk) = (w.intern("rig"), w.intern("root"), w.intern("walk"));
+//! # let bones: Vec<u8> = [0xFFFFu32, root].iter().flat_map(|x| x.to_le_bytes()).collect();
+//! # let rest = words(&[0., 0., 0., 0., 0., 0., 1., 1., 1., 1.]);
+//! # w.add_skeleton(&SkeletonBody { name: rig, dimension: 3, bones: &bones, rest: &rest }).unwrap();
+//! # let info = ChannelRecord::make_info(2, INTERP_LINEAR, false);
+//! # let channels: Vec<u8> = [info, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0].iter().flat_map(|x| x.to_le_bytes()).collect();
+//! # let data = words(&[0.0, 1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0]);
+//! # w.add_skel_clip(&SkelClipBody { name: walk, skeleton: rig, dimension: 3, flags: 1,
+//! #     duration: 1f32.to_bits(), sample_rate: 30f32.to_bits(), channels: &channels, data: &data,
+//! #     quant: &[], events: &[] }).unwrap();
+//! # let bytes = w.finish().unwrap();
+//! use ossicle::asset::Asset;
+//! use ossicle::math::Transform3;
+//! use ossicle::skeleton::{ChannelKind, Scalars, SkelClipSource, SkeletonSource};
+//!
+//! let asset = Asset::load(&bytes)?;
+//! let clip = asset.skel_clip_named("walk").expect("present");
+//! let skeleton = asset.skeleton_of(&clip).expect("its skeleton");
+//! assert_eq!(SkeletonSource::<f32, Transform3<f32>>::bone_count(&skeleton), 1);
+//! let ch = SkelClipSource::<f32>::channel(&clip, 0, ChannelKind::Translation).expect("animated");
+//! assert_eq!((ch.times.get(1), ch.values.get(3)), (1.0, 2.0));
+//! # Ok::<(), ossicle::asset::LoadError>(())
+//! ```
+
+use core::marker::PhantomData;
+
+pub use ossicle_format::skeleton::Dimension;
+use ossicle_format::skeleton::{dequantize, SkelClipSection, SkeletonSection, INTERP_HERMITE, INTERP_STEP};
+use ossicle_format::{ScalarEncoding, WordView};
+
+use super::source::{ChannelData, ChannelKind, ClipEvent, Interpolation, Scalars, SkelClipSource, SkeletonSource};
+use crate::asset::EncodingMismatch;
+use crate::math::{Quat, Transform2, Transform3, Vec2, Vec3};
+use crate::scalar::Scalar;
+
+/// A skeleton section of a blob, read in place. Get one with
+/// [`Asset::skeletons`](crate::asset::Asset::skeletons) or
+/// [`Asset::skeleton_named`](crate::asset::Asset::skeleton_named).
+///
+/// It is a [`SkeletonSource`] for [`Transform3`] when 3D and for [`Transform2`] when 2D, with the
+/// blob's scalar type (otherwise it reports no bones).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlobSkeleton<'a> {
+    pub(crate) section: SkeletonSection<'a>,
+}
+
+impl<'a> BlobSkeleton<'a> {
+    /// The skeleton's name.
+    pub fn name(&self) -> &'a str {
+        self.section.name()
+    }
+    /// 3D or 2D.
+    pub fn dimension(&self) -> Dimension {
+        self.section.dimension()
+    }
+    /// The scalar encoding of its rest pose.
+    pub fn encoding(&self) -> ScalarEncoding {
+        self.section.encoding()
+    }
+    /// The number of bones (whatever the scalar type).
+    pub fn bone_count(&self) -> usize {
+        self.section.bone_count()
+    }
+    /// Bone `i`'s name.
+    pub fn bone_name(&self, i: usize) -> Option<&'a str> {
+        self.section.strings().get(self.section.bone(i)?.name)
+    }
+    /// The index of the first bone called `name`.
+    pub fn find_bone(&self, name: &str) -> Option<usize> {
+        (0..self.bone_count()).find(|&i| self.bone_name(i) == Some(name))
+    }
+    /// The format section (records as stored).
+    pub fn section(&self) -> &SkeletonSection<'a> {
+        &self.section
+    }
+    /// Whether it reads as `S` (the blob's encoding).
+    pub fn check<S: Scalar>(&self) -> Result<(), EncodingMismatch> {
+        check::<S>(self.section.encoding())
+    }
+
+    #[inline]
+    fn usable<S: Scalar>(&self, dimension: Dimension) -> bool {
+        S::ENCODING == self.section.encoding() && self.section.dimension() == dimension
+    }
+
+    fn parent_of(&self, i: usize) -> Option<usize> {
+        match self.section.parent_field(i) {
+            Some(p) if p != ossicle_format::skeleton::NO_PARENT => Some(usize::from(p)),
+            _ => None,
+        }
+    }
+
+    fn lod_of(&self, i: usize) -> u8 {
+        self.section.bone(i).map_or(0, |b| b.lod)
+    }
+
+    fn name_of(&self, i: usize) -> Option<u16> {
+        u16::try_from(self.section.bone(i)?.name).ok()
+    }
+}
+
+fn check<S: Scalar>(blob: ScalarEncoding) -> Result<(), EncodingMismatch> {
+    if S::ENCODING == blob {
+        Ok(())
+    } else {
+        Err(EncodingMismatch { blob, requested: S::ENCODING })
+    }
+}
+
+impl<S: Scalar> SkeletonSource<S, Transform3<S>> for BlobSkeleton<'_> {
+    #[inline]
+    fn bone_count(&self) -> usize {
+        if self.usable::<S>(Dimension::D3) {
+            self.section.bone_count()
+        } else {
+            0
+        }
+    }
+    #[inline]
+    fn parent(&self, i: usize) -> Option<usize> {
+        self.parent_of(i)
+    }
+    #[inline]
+    fn rest(&self, i: usize) -> Transform3<S> {
+        if !self.usable::<S>(Dimension::D3) {
+            return Transform3::IDENTITY;
+        }
+        match self.section.rest_words(i) {
+            Some(w) => {
+                let s = |k: usize| S::from_blob_bits(w.get(k).copied().unwrap_or(0));
+                Transform3::new(
+                    Vec3::new(s(0), s(1), s(2)),
+                    Quat { x: s(3), y: s(4), z: s(5), w: s(6) },
+                    Vec3::new(s(7), s(8), s(9)),
+                )
+            }
+            None => Transform3::IDENTITY,
+        }
+    }
+    fn lod(&self, i: usize) -> u8 {
+        self.lod_of(i)
+    }
+    fn name_id(&self, i: usize) -> Option<u16> {
+        self.name_of(i)
+    }
+}
+
+impl<S: Scalar> SkeletonSource<S, Transform2<S>> for BlobSkeleton<'_> {
+    #[inline]
+    fn bone_count(&self) -> usize {
+        if self.usable::<S>(Dimension::D2) {
+            self.section.bone_count()
+        } else {
+            0
+        }
+    }
+    #[inline]
+    fn parent(&self, i: usize) -> Option<usize> {
+        self.parent_of(i)
+    }
+    #[inline]
+    fn rest(&self, i: usize) -> Transform2<S> {
+        if !self.usable::<S>(Dimension::D2) {
+            return Transform2::IDENTITY;
+        }
+        match self.section.rest_words(i) {
+            Some(w) => {
+                let s = |k: usize| S::from_blob_bits(w.get(k).copied().unwrap_or(0));
+                Transform2::new(Vec2::new(s(0), s(1)), s(2), Vec2::new(s(3), s(4)))
+            }
+            None => Transform2::IDENTITY,
+        }
+    }
+    fn lod(&self, i: usize) -> u8 {
+        self.lod_of(i)
+    }
+    fn name_id(&self, i: usize) -> Option<u16> {
+        self.name_of(i)
+    }
+}
+
+/// How a [`BlobScalars`] stores its values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Repr<'a> {
+    /// Scalar words.
+    Raw(WordView<'a>),
+    /// u16 LE values; component `i % width` decodes with `min[j]`, `extent[j]`.
+    Quant { bytes: &'a [u8], width: usize, min: [u32; 4], extent: [u32; 4] },
+}
+
+/// The scalars of one channel's times, values or tangents in a blob: raw words decoded with
+/// [`Scalar::from_blob_bits`], or 16-bit quantised values decoded as `min + extent × q / 65535`
+/// with their component's range (`ossicle_format::skeleton::dequantize`). A `Copy` view; `get`
+/// past the end returns zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlobScalars<'a, S> {
+    repr: Repr<'a>,
+    _scalar: PhantomData<S>,
+}
+
+impl<'a, S: Scalar> BlobScalars<'a, S> {
+    /// No scalars.
+    pub const EMPTY: Self = Self { repr: Repr::Raw(WordView::new(&[])), _scalar: PhantomData };
+
+    /// `count` words of `data` from word `first` (empty when out of range).
+    fn raw(data: WordView<'a>, first: usize, count: usize) -> Self {
+        let bytes = data.as_bytes();
+        let view = first
+            .checked_mul(4)
+            .and_then(|a| Some((a, a.checked_add(count.checked_mul(4)?)?)))
+            .and_then(|(a, b)| bytes.get(a..b))
+            .unwrap_or(&[]);
+        Self { repr: Repr::Raw(WordView::new(view)), _scalar: PhantomData }
+    }
+
+    /// Whether the values are quantised.
+    pub fn is_quantized(&self) -> bool {
+        matches!(self.repr, Repr::Quant { .. })
+    }
+}
+
+impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
+    #[inline]
+    fn len(&self) -> usize {
+        match self.repr {
+            Repr::Raw(w) => w.len(),
+            Repr::Quant { bytes, .. } => bytes.len() / 2,
+        }
+    }
+    #[inline]
+    fn get(&self, i: usize) -> S {
+        match self.repr {
+            Repr::Raw(w) => match w.get(i) {
+                Some(bits) => S::from_blob_bits(bits),
+                None => S::ZERO,
+            },
+            Repr::Quant { bytes, width, min, extent } => {
+                let q = match i.checked_mul(2).and_then(|a| bytes.get(a..a.checked_add(2)?)) {
+                    Some(&[a, b]) => u16::from_le_bytes([a, b]),
+                    _ => return S::ZERO,
+                };
+                let j = i.checked_rem(width).unwrap_or(0);
+                let (m, e) = (min.get(j).copied().unwrap_or(0), extent.get(j).copied().unwrap_or(0));
+                S::from_blob_bits(dequantize(S::ENCODING, m, e, q))
+            }
+        }
+    }
+}
+
+/// A skeletal clip section of a blob, read in place. Get one with
+/// [`Asset::skel_clips`](crate::asset::Asset::skel_clips) or
+/// [`Asset::skel_clip_named`](crate::asset::Asset::skel_clip_named); its skeleton with
+/// [`Asset::skeleton_of`](crate::asset::Asset::skeleton_of).
+///
+/// A [`SkelClipSource`] for the blob's scalar type; read as the other type it has no bones, no
+/// channels, no events and a duration of 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlobSkelClip<'a> {
+    pub(crate) section: SkelClipSection<'a>,
+}
+
+impl<'a> BlobSkelClip<'a> {
+    /// The clip's name.
+    pub fn name(&self) -> &'a str {
+        self.section.name()
+    }
+    /// Its skeleton's name.
+    pub fn skeleton_name(&self) -> Option<&'a str> {
+        self.section.skeleton_name()
+    }
+    /// 3D or 2D.
+    pub fn dimension(&self) -> Dimension {
+        self.section.dimension()
+    }
+    /// The scalar encoding of its words.
+    pub fn encoding(&self) -> ScalarEncoding {
+        self.section.encoding()
+    }
+    /// The sample rate the source stated (informative), as `S` (0 if `S` is not the blob's type).
+    pub fn sample_rate<S: Scalar>(&self) -> S {
+        if S::ENCODING == self.section.encoding() {
+            S::from_blob_bits(self.section.sample_rate())
+        } else {
+            S::ZERO
+        }
+    }
+    /// Event `i`'s name.
+    pub fn event_name(&self, i: usize) -> Option<&'a str> {
+        self.section.strings().get(self.section.event(i)?.1)
+    }
+    /// The format section (records as stored).
+    pub fn section(&self) -> &SkelClipSection<'a> {
+        &self.section
+    }
+    /// Whether it reads as `S` (the blob's encoding).
+    pub fn check<S: Scalar>(&self) -> Result<(), EncodingMismatch> {
+        check::<S>(self.section.encoding())
+    }
+    /// The number of keys of bone `bone`'s channel `kind` (0 when not animated).
+    pub fn key_count(&self, bone: usize, kind: ChannelKind) -> usize {
+        self.section.channel(bone, kind.index()).map_or(0, |r| r.key_count() as usize)
+    }
+}
+
+impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
+    type Scalars = BlobScalars<'a, S>;
+    fn duration(&self) -> S {
+        if S::ENCODING == self.section.encoding() {
+            S::from_blob_bits(self.section.duration())
+        } else {
+            S::ONE
+        }
+    }
+    fn looping(&self) -> bool {
+        self.section.looping()
+    }
+    fn bone_count(&self) -> usize {
+        if S::ENCODING == self.section.encoding() {
+            self.section.bone_count()
+        } else {
+            0
+        }
+    }
+    #[inline]
+    fn channel(&self, bone: usize, kind: ChannelKind) -> Option<ChannelData<BlobScalars<'a, S>>> {
+        if S::ENCODING != self.section.encoding() {
+            return None;
+        }
+        let c = kind.index();
+        let r = self.section.channel(bone, c)?;
+        let n = r.key_count() as usize;
+        if n == 0 {
+            return None;
+        }
+        let w = self.section.dimension().width(c);
+        let nw = n.checked_mul(w)?;
+        let data = self.section.data();
+        let interpolation = match r.interpolation() {
+            INTERP_STEP => Interpolation::Step,
+            INTERP_HERMITE => Interpolation::Hermite,
+            _ => Interpolation::Linear,
+        };
+        let values = if r.quantized() {
+            let quant = self.section.quant_bytes();
+            let start = (r.values as usize).checked_mul(2)?;
+            let bytes = quant.get(start..start.checked_add(nw.checked_mul(2)?)?)?;
+            let mut min = [0u32; 4];
+            let mut extent = [0u32; 4];
+            for j in 0..w.min(4) {
+                let at = (r.extra as usize).checked_add(j)?;
+                *min.get_mut(j)? = data.get(at)?;
+                *extent.get_mut(j)? = data.get(at.checked_add(w)?)?;
+            }
+            BlobScalars { repr: Repr::Quant { bytes, width: w, min, extent }, _scalar: PhantomData }
+        } else {
+            BlobScalars::raw(data, r.values as usize, nw)
+        };
+        let tangents = if interpolation == Interpolation::Hermite {
+            BlobScalars::raw(data, r.tangents(w)? as usize, nw.checked_mul(2)?)
+        } else {
+            BlobScalars::EMPTY
+        };
+        Some(ChannelData { interpolation, times: BlobScalars::raw(data, r.times as usize, n), values, tangents })
+    }
+    fn event_count(&self) -> usize {
+        if S::ENCODING == self.section.encoding() {
+            self.section.event_count()
+        } else {
+            0
+        }
+    }
+    fn event(&self, i: usize) -> Option<ClipEvent<S>> {
+        if S::ENCODING != self.section.encoding() {
+            return None;
+        }
+        let (time, name) = self.section.event(i)?;
+        Some(ClipEvent { time: S::from_blob_bits(time), name: u16::try_from(name).ok()? })
+    }
+}

@@ -1,0 +1,174 @@
+//! The local-to-model job, and the error every skeletal job reports.
+
+use core::marker::PhantomData;
+
+use super::source::{Joint, SkeletonSource};
+use crate::scalar::Scalar;
+
+/// Why a skeletal job refused to run (nothing was written).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum JobError {
+    /// The output pose holds fewer joints than the job writes.
+    OutputTooSmall {
+        /// Joints the job needs.
+        needed: usize,
+        /// Joints the output holds.
+        got: usize,
+    },
+    /// An input pose (the local pose, or a blending layer's pose) holds fewer joints than the job
+    /// reads.
+    InputTooSmall {
+        /// Joints the job needs.
+        needed: usize,
+        /// Joints the input holds.
+        got: usize,
+    },
+    /// A blending layer's mask holds fewer weights than the skeleton has bones.
+    MaskTooSmall {
+        /// Weights needed.
+        needed: usize,
+        /// Weights the mask holds.
+        got: usize,
+    },
+    /// The sampling context has cursors for fewer bones than the skeleton has.
+    ContextTooSmall {
+        /// Bones needed.
+        needed: usize,
+        /// The context's capacity.
+        got: usize,
+    },
+    /// The clip has channels for more bones than the skeleton has.
+    SkeletonMismatch {
+        /// The skeleton's bone count.
+        skeleton: usize,
+        /// The clip's bone count.
+        clip: usize,
+    },
+    /// The clip's duration is not positive.
+    BadDuration,
+    /// The blending threshold is not positive.
+    BadThreshold,
+    /// The local-to-model range starts after it ends.
+    BadRange {
+        /// First bone.
+        from: usize,
+        /// One past the last bone (after clamping to the bone count).
+        to: usize,
+    },
+}
+
+impl core::fmt::Display for JobError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            JobError::OutputTooSmall { needed, got } => {
+                write!(f, "output pose too small: {needed} joints needed, {got} given")
+            }
+            JobError::InputTooSmall { needed, got } => {
+                write!(f, "input pose too small: {needed} joints needed, {got} given")
+            }
+            JobError::MaskTooSmall { needed, got } => {
+                write!(f, "blending mask too small: {needed} weights needed, {got} given")
+            }
+            JobError::ContextTooSmall { needed, got } => {
+                write!(f, "sampling context too small: {needed} bones needed, capacity {got}")
+            }
+            JobError::SkeletonMismatch { skeleton, clip } => {
+                write!(f, "clip animates {clip} bones but the skeleton has {skeleton}")
+            }
+            JobError::BadDuration => f.write_str("clip duration must be positive"),
+            JobError::BadThreshold => f.write_str("blending threshold must be positive"),
+            JobError::BadRange { from, to } => write!(f, "bone range {from}..{to} starts after it ends"),
+        }
+    }
+}
+
+/// Local pose → model pose: `model[i] = model[parent(i)] ∘ local[i]` through [`Joint::compose`]
+/// (a root's parent transform is `root`).
+///
+/// Only bones `from..to` are computed (`to` is clamped to the bone count); the others keep whatever
+/// `output` holds, and a bone in the range whose parent is outside it reads its parent's model
+/// transform from `output`. A bone whose [`SkeletonSource::lod`] is above `lod` uses its rest
+/// pose as its local transform (so it follows its parent rigidly).
+///
+/// Build it with [`LocalToModelJob::new`] and adjust the public fields:
+///
+/// ```
+/// use ossicle::math::{Quat, Transform3, Vec3};
+/// use ossicle::skeleton::{LocalToModelJob, SliceSkeleton};
+///
+/// let parents = [u16::MAX, 0];
+/// let rest = [Transform3::<f32>::IDENTITY; 2];
+/// let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+/// let local = [
+///     Transform3::new(Vec3::new(0.0, 1.0, 0.0), Quat::IDENTITY, Vec3::splat(2.0)),
+///     Transform3::new(Vec3::new(0.0, 1.0, 0.0), Quat::IDENTITY, Vec3::ONE),
+/// ];
+/// let mut model = [Transform3::IDENTITY; 2];
+/// LocalToModelJob::new(&skeleton).run(&local, &mut model).unwrap();
+/// assert_eq!(model[1].translation, Vec3::new(0.0, 3.0, 0.0)); // 1 + 2 × 1
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct LocalToModelJob<'a, S, J, K> {
+    /// The skeleton (parents, and rest poses for the LOD).
+    pub skeleton: &'a K,
+    /// The model transform of the roots' parent (usually the identity).
+    pub root: J,
+    /// The first bone computed.
+    pub from: usize,
+    /// One past the last bone computed (clamped to the bone count).
+    pub to: usize,
+    /// The LOD limit: bones whose LOD is above it use their rest pose (`u8::MAX`: all bones).
+    pub lod: u8,
+    _s: PhantomData<S>,
+}
+
+impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> LocalToModelJob<'a, S, J, K> {
+    /// Every bone (`from = 0`, `to = usize::MAX`, clamped), `root` the identity, every LOD.
+    pub fn new(skeleton: &'a K) -> Self {
+        Self { skeleton, root: J::IDENTITY, from: 0, to: usize::MAX, lod: u8::MAX, _s: PhantomData }
+    }
+
+    /// `to`, clamped to the bone count.
+    fn end(&self) -> usize {
+        self.to.min(self.skeleton.bone_count())
+    }
+
+    /// Checks that `from <= to` (after clamping) and that `local` and `output` hold at least `to`
+    /// joints.
+    pub fn validate(&self, local: &[J], output: &[J]) -> Result<(), JobError> {
+        let to = self.end();
+        if self.from > to {
+            return Err(JobError::BadRange { from: self.from, to });
+        }
+        if local.len() < to {
+            return Err(JobError::InputTooSmall { needed: to, got: local.len() });
+        }
+        if output.len() < to {
+            return Err(JobError::OutputTooSmall { needed: to, got: output.len() });
+        }
+        Ok(())
+    }
+
+    /// Computes the model transforms of bones `from..to` into `output`. Errors as
+    /// [`LocalToModelJob::validate`], before anything is written.
+    pub fn run(&self, local: &[J], output: &mut [J]) -> Result<(), JobError> {
+        self.validate(local, output)?;
+        let to = self.end();
+        let all_lods = self.lod == u8::MAX;
+        for (i, l) in local.iter().enumerate().take(to).skip(self.from) {
+            let parent = match self.skeleton.parent(i) {
+                Some(p) => match output.get(p) {
+                    Some(m) => *m,
+                    None => self.root,
+                },
+                None => self.root,
+            };
+            let l = if !all_lods && self.skeleton.lod(i) > self.lod { self.skeleton.rest(i) } else { *l };
+            if let Some(o) = output.get_mut(i) {
+                *o = J::compose(parent, l);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,463 @@
+//! The sampling job: a clip at a time → a local pose, with per-instance key cursors.
+
+use super::l2m::JobError;
+use super::source::{ChannelData, ChannelKind, Interpolation, Joint, Scalars, SkelClipSource, SkeletonSource};
+use crate::scalar::Scalar;
+
+/// How the sampling job interpolates 3D rotation keys (2D angles are always lerped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum RotationInterp {
+    /// Normalised lerp on the shortest arc: cheaper, exact at the keys and half-way, not at
+    /// constant angular speed.
+    #[default]
+    Nlerp,
+    /// Spherical lerp on the shortest arc: constant angular speed.
+    Slerp,
+}
+
+/// Per-instance key cursors for the sampling job: one `u32` per bone and channel, for up to `N`
+/// bones.
+///
+/// **12 bytes per bone** (`size_of::<SamplingContext<N>>() == 12 · N`), so a 70-bone context is
+/// 840 bytes. A context belongs to one playing instance (one clip at one time); two instances
+/// sampling the same clip at different times each want their own, for speed (sharing one is still
+/// correct, see [the cursors](SamplingJob#cursors)).
+///
+/// ```
+/// use ossicle::skeleton::SamplingContext;
+///
+/// const CTX: SamplingContext<70> = SamplingContext::new();
+/// assert_eq!(core::mem::size_of_val(&CTX), 12 * 70);
+/// assert_eq!(CTX.capacity(), 70);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SamplingContext<const N: usize> {
+    cursors: [[u32; 3]; N],
+}
+
+impl<const N: usize> Default for SamplingContext<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> SamplingContext<N> {
+    /// A context with every cursor at the first key.
+    pub const fn new() -> Self {
+        Self { cursors: [[0; 3]; N] }
+    }
+
+    /// Resets every cursor to the first key (after switching clips or seeking; optional, see
+    /// [SamplingJob#cursors]).
+    pub fn invalidate(&mut self) {
+        self.cursors = [[0; 3]; N];
+    }
+
+    /// The number of bones it has cursors for (`N`).
+    pub const fn capacity(&self) -> usize {
+        N
+    }
+}
+
+/// Samples a clip at a time into a local pose (one joint per skeleton bone).
+///
+/// `K` is the skeleton ([`SkeletonSource`]), `C` the clip ([`SkelClipSource`]).
+///
+/// # Time
+///
+/// A time within `[0, duration]` is sampled as it is (so `t = duration` samples the clip's last
+/// keys, in a looping clip too: every key is reproduced at its own time). A time outside is brought
+/// into the clip: a **looping** clip wraps it with [`Scalar::rem_euclid`] into `[0, duration)`
+/// (negative times count back from the end, `2·duration` samples the start); a **non-looping** clip
+/// clamps it to `[0, duration]`. Players keep their own time in `[0, duration)` for looping clips. A non-finite f32 time
+/// samples `t = 0`.
+///
+/// # Keys
+///
+/// Per channel, with keys at times `t₀ < t₁ < … < tₙ₋₁`:
+/// - before `t₀` the first key's value is held, from `tₙ₋₁` on the last key's value is held; in a
+///   looping clip, between the last key and `duration` the last key is held too (there is no
+///   interpolation from the last key round to the first: a clip that should close the loop
+///   smoothly carries a last key at `duration` equal to its first);
+/// - at a key's own time the key's value is returned exactly, as stored (bit for bit);
+/// - between keys `k` and `k + 1`, with `u = (t − tₖ) / (tₖ₊₁ − tₖ)`: [`Interpolation::Step`] holds
+///   key `k`; [`Interpolation::Linear`] lerps component-wise (3D rotations by [`Quat::nlerp`] on
+///   the shortest arc, or [`Quat::slerp`] with [`RotationInterp::Slerp`]; 2D angles as plain
+///   numbers); [`Interpolation::Hermite`] evaluates
+///   `h₀₀(u)·vₖ + h₁₀(u)·Δt·outₖ + h₀₁(u)·vₖ₊₁ + h₁₁(u)·Δt·inₖ₊₁` per component
+///   (`Δt = tₖ₊₁ − tₖ`, tangents in value units per second), 3D rotations then normalised.
+///
+/// A bone the clip has no channel for takes the skeleton's rest value for that channel (a channel
+/// without keys, which no valid source returns, samples as zeros; nothing panics). Bones whose [`SkeletonSource::lod`] is above the job's `lod` take their rest
+/// pose.
+///
+/// # Cursors
+///
+/// A [`SamplingContext`] keeps, per bone and channel, the index of the key last used (a `u32`). A
+/// forward step checks that key's bracket and walks forward at most a few keys (O(1) amortised for
+/// playback); a time before the cursor, or further ahead, is a binary search. The cursor is only a
+/// hint: every result depends on the time alone (the bracket of keys around a time is unique), so
+/// sampling the same time twice gives bit-identical poses, whatever was sampled in between, and a
+/// context last used with another clip gives correct results (stale cursors are clamped to the
+/// clip's keys and searched from). [`SamplingContext::invalidate`] resets the cursors, which only
+/// saves the first search.
+///
+/// [`Quat::nlerp`]: crate::math::Quat::nlerp
+/// [`Quat::slerp`]: crate::math::Quat::slerp
+///
+/// ```
+/// use ossicle::math::{Transform3, Vec3};
+/// use ossicle::skeleton::{
+///     ChannelData, Interpolation, RotationInterp, SamplingContext, SamplingJob, SliceSkelClip, SliceSkeleton,
+///     SliceTrack,
+/// };
+///
+/// let parents = [u16::MAX];
+/// let rest = [Transform3::<f32>::IDENTITY];
+/// let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+/// // One bone whose translation goes from (0, 0, 0) at t = 0 to (2, 0, 0) at t = 1.
+/// let times = [0.0f32, 1.0];
+/// let values = [0.0f32, 0.0, 0.0, 2.0, 0.0, 0.0];
+/// let translation =
+///     ChannelData { interpolation: Interpolation::Linear, times: &times[..], values: &values[..], tangents: &[][..] };
+/// let tracks = [SliceTrack { channels: [Some(translation), None, None] }];
+/// let clip = SliceSkelClip { duration: 1.0, looping: false, tracks: &tracks, events: &[] };
+///
+/// let mut ctx = SamplingContext::<1>::new();
+/// let mut pose = [Transform3::IDENTITY; 1];
+/// let job =
+///     SamplingJob { skeleton: &skeleton, clip: &clip, time: 0.25, rotation: RotationInterp::Nlerp, lod: u8::MAX };
+/// job.run(&mut ctx, &mut pose).unwrap();
+/// assert_eq!(pose[0].translation, Vec3::new(0.5, 0.0, 0.0));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct SamplingJob<'a, S, K, C> {
+    /// The skeleton (bone count, rest pose, LODs).
+    pub skeleton: &'a K,
+    /// The clip.
+    pub clip: &'a C,
+    /// The time in seconds (wrapped or clamped into the clip, see [Time](SamplingJob#time)).
+    pub time: S,
+    /// How 3D rotation keys are interpolated.
+    pub rotation: RotationInterp,
+    /// The LOD limit: bones whose LOD is above it take their rest pose (`u8::MAX`: all bones).
+    pub lod: u8,
+}
+
+impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
+    /// A job sampling `clip` at `time`, with nlerp rotations and every bone animated.
+    pub fn new(skeleton: &'a K, clip: &'a C, time: S) -> Self {
+        Self { skeleton, clip, time, rotation: RotationInterp::Nlerp, lod: u8::MAX }
+    }
+
+    /// Checks the inputs: the clip's duration is positive (not NaN), it has no more bones than the skeleton,
+    /// and `ctx` and `output` hold at least one entry per skeleton bone.
+    pub fn validate<J, const N: usize>(&self, ctx: &SamplingContext<N>, output: &[J]) -> Result<(), JobError>
+    where
+        J: Joint<S>,
+        K: SkeletonSource<S, J>,
+    {
+        let bones = self.skeleton.bone_count();
+        if self.clip.duration().partial_cmp(&S::ZERO) != Some(core::cmp::Ordering::Greater) {
+            return Err(JobError::BadDuration);
+        }
+        if self.clip.bone_count() > bones {
+            return Err(JobError::SkeletonMismatch { skeleton: bones, clip: self.clip.bone_count() });
+        }
+        if ctx.capacity() < bones {
+            return Err(JobError::ContextTooSmall { needed: bones, got: ctx.capacity() });
+        }
+        if output.len() < bones {
+            return Err(JobError::OutputTooSmall { needed: bones, got: output.len() });
+        }
+        Ok(())
+    }
+
+    /// Samples the clip into `output[..bone_count]`, updating the cursors in `ctx`. Errors as
+    /// [`SamplingJob::validate`], before anything is written.
+    pub fn run<J, const N: usize>(&self, ctx: &mut SamplingContext<N>, output: &mut [J]) -> Result<(), JobError>
+    where
+        J: Joint<S>,
+        K: SkeletonSource<S, J>,
+    {
+        self.validate(ctx, output)?;
+        let bones = self.skeleton.bone_count();
+        let duration = self.clip.duration();
+        let inside = self.time >= S::ZERO && self.time <= duration;
+        let t = if inside {
+            self.time
+        } else if self.clip.looping() {
+            self.time.rem_euclid(duration)
+        } else {
+            self.time.clamp(S::ZERO, duration)
+        };
+        let slerp = self.rotation == RotationInterp::Slerp;
+        let all_lods = self.lod == u8::MAX;
+        for (i, (out, cursor)) in output.iter_mut().zip(ctx.cursors.iter_mut()).take(bones).enumerate() {
+            if !all_lods && self.skeleton.lod(i) > self.lod {
+                *out = self.skeleton.rest(i);
+                continue;
+            }
+            let [ct, cr, cs] = cursor;
+            let tr = self.clip.channel(i, ChannelKind::Translation);
+            let rot = self.clip.channel(i, ChannelKind::Rotation);
+            let sc = self.clip.channel(i, ChannelKind::Scale);
+            let mut joint =
+                if tr.is_some() && rot.is_some() && sc.is_some() { J::IDENTITY } else { self.skeleton.rest(i) };
+            if let Some(ch) = tr {
+                let v = sample_channel::<S, C::Scalars, J>(&ch, ChannelKind::Translation, t, ct, slerp);
+                joint.set_channel_values(ChannelKind::Translation, v);
+            }
+            if let Some(ch) = rot {
+                let v = sample_channel::<S, C::Scalars, J>(&ch, ChannelKind::Rotation, t, cr, slerp);
+                joint.set_channel_values(ChannelKind::Rotation, v);
+            }
+            if let Some(ch) = sc {
+                let v = sample_channel::<S, C::Scalars, J>(&ch, ChannelKind::Scale, t, cs, slerp);
+                joint.set_channel_values(ChannelKind::Scale, v);
+            }
+            *out = joint;
+        }
+        Ok(())
+    }
+}
+
+/// How many keys a forward step walks before it switches to a binary search.
+const FORWARD_STEPS: usize = 4;
+
+/// Where a time falls among a channel's keys.
+enum Bracket<S> {
+    /// Exactly key `k`'s value (before the first key, at a key, after the last, or a Step).
+    Key(usize),
+    /// Between keys `k` and `k + 1`, at times `t0 < t < t1`.
+    Between(usize, S, S),
+}
+
+/// The largest `j` in `[lo, hi)` with `times[j] <= t`, given `times[lo] <= t < times[hi]`
+/// (`times[n]` counts as +∞). The loop runs `⌈log₂(hi − lo)⌉` times whatever the keys are, and
+/// its one data-dependent choice compiles to a conditional move (random seeks do not mispredict).
+#[inline]
+fn search<S: Scalar, A: Scalars<S>>(times: &A, t: S, mut lo: usize, hi: usize) -> usize {
+    let mut len = hi.saturating_sub(lo);
+    while len > 1 {
+        let half = len / 2;
+        let mid = lo + half;
+        lo = if times.get(mid) <= t { mid } else { lo };
+        len -= half;
+    }
+    lo
+}
+
+/// Finds `t`'s bracket among `times`, starting from `*cursor` and leaving it at the bracket's first
+/// key (always in `[0, n − 2]`, or 0 for a single key).
+#[inline(always)]
+fn locate<S: Scalar, A: Scalars<S>>(times: &A, t: S, cursor: &mut u32) -> Bracket<S> {
+    let n = times.len();
+    if n < 2 {
+        return Bracket::Key(0);
+    }
+    let last = n - 1;
+    let mut k = (*cursor as usize).min(last - 1);
+    let mut t0 = times.get(k);
+    if t < t0 {
+        // Backwards (or a stale cursor): search the keys before it.
+        if k == 0 || t <= times.get(0) {
+            *cursor = 0;
+            return Bracket::Key(0);
+        }
+        k = search(times, t, 0, k);
+        t0 = times.get(k);
+    }
+    // times[k] <= t: walk forward a few keys, then search.
+    let mut steps = 0;
+    loop {
+        let t1 = times.get(k + 1);
+        if t < t1 {
+            *cursor = k as u32;
+            return if t == t0 { Bracket::Key(k) } else { Bracket::Between(k, t0, t1) };
+        }
+        if k + 1 >= last {
+            *cursor = (last - 1) as u32;
+            return Bracket::Key(last);
+        }
+        k += 1;
+        t0 = t1;
+        steps += 1;
+        if steps == FORWARD_STEPS {
+            // times[k] <= t: the answer is in [k, n).
+            k = search(times, t, k, n);
+            if k >= last {
+                *cursor = (last - 1) as u32;
+                return Bracket::Key(last);
+            }
+            t0 = times.get(k);
+        }
+    }
+}
+
+/// The channel's components of key `k` (`w <= 4` of them; the rest 0).
+///
+/// `k < n` keys and `w <= 4`, so `k·w + 3` cannot overflow for any array that fits in memory; the
+/// wrapping arithmetic keeps the hot path free of overflow checks, and a wrapped index could only
+/// read zeros ([`Scalars::get`] past the end).
+#[inline(always)]
+fn key_values<S: Scalar, A: Scalars<S>>(values: &A, k: usize, w: usize) -> [S; 4] {
+    let base = k.wrapping_mul(w);
+    let get = |c: usize| if c < w { values.get(base.wrapping_add(c)) } else { S::ZERO };
+    [get(0), get(1), get(2), get(3)]
+}
+
+/// Component-wise `a + (b − a)·u` for the first `w` components.
+#[inline(always)]
+fn lerp_values<S: Scalar>(a: [S; 4], b: [S; 4], u: S, w: usize) -> [S; 4] {
+    let [a0, a1, a2, a3] = a;
+    let [b0, b1, b2, b3] = b;
+    let l = |c: usize, x: S, y: S| if c < w { x.lerp(y, u) } else { S::ZERO };
+    [l(0, a0, b0), l(1, a1, b1), l(2, a2, b2), l(3, a3, b3)]
+}
+
+/// The component count of channel `kind` for joint type `J`.
+#[inline]
+fn width<S: Scalar, J: Joint<S>>(kind: ChannelKind) -> usize {
+    match kind {
+        ChannelKind::Translation => J::WIDTHS[0],
+        ChannelKind::Rotation => J::WIDTHS[1],
+        ChannelKind::Scale => J::WIDTHS[2],
+    }
+}
+
+/// One channel's value at `t` (already in `[0, duration]`). Inlined into the job's loop three
+/// times, once per channel kind, so that the kind's branches and widths are constants there.
+#[inline(always)]
+fn sample_channel<S: Scalar, A: Scalars<S>, J: Joint<S>>(
+    ch: &ChannelData<A>,
+    kind: ChannelKind,
+    t: S,
+    cursor: &mut u32,
+    slerp: bool,
+) -> [S; 4] {
+    let w = width::<S, J>(kind);
+    let (k, t0, t1) = match locate(&ch.times, t, cursor) {
+        Bracket::Key(k) => return key_values(&ch.values, k, w),
+        Bracket::Between(k, t0, t1) => (k, t0, t1),
+    };
+    let dt = t1.sub(t0);
+    let u = t.sub(t0).div(dt);
+    match ch.interpolation {
+        Interpolation::Step => key_values(&ch.values, k, w),
+        Interpolation::Linear => {
+            let a = key_values(&ch.values, k, w);
+            let b = key_values(&ch.values, k + 1, w);
+            if kind == ChannelKind::Rotation {
+                J::interpolate_rotation(a, b, u, slerp)
+            } else {
+                lerp_values(a, b, u, w)
+            }
+        }
+        Interpolation::Hermite => {
+            let a = key_values(&ch.values, k, w);
+            let b = key_values(&ch.values, k + 1, w);
+            // Per key: w in-tangent components, then w out-tangent components.
+            let out0 = key_values(&ch.tangents, k.wrapping_mul(2).wrapping_add(1), w);
+            let in1 = key_values(&ch.tangents, k.wrapping_mul(2).wrapping_add(2), w);
+            let one = S::ONE;
+            let v = one.sub(u);
+            let u2 = u.mul(u);
+            let v2 = v.mul(v);
+            // h00 = (1 + 2u)(1 − u)², h10 = u(1 − u)², h01 = u²(3 − 2u), h11 = u²(u − 1).
+            let h00 = u.mul_add(S::TWO, one).mul(v2);
+            let h10 = u.mul(v2).mul(dt);
+            let h01 = u2.mul(S::TWO.add(one).sub(u.mul(S::TWO)));
+            let h11 = u2.mul(u.sub(one)).mul(dt);
+            let mut r = a;
+            for (((x, vb), o), i) in r.iter_mut().zip(b).zip(out0).zip(in1).take(w) {
+                *x = h00.mul(*x).add(h10.mul(o)).add(h01.mul(vb)).add(h11.mul(i));
+            }
+            if kind == ChannelKind::Rotation {
+                J::normalize_rotation(r)
+            } else {
+                r
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::cell::Cell;
+
+    /// Key times that count how many are read.
+    #[derive(Clone, Copy)]
+    struct Counting<'a> {
+        data: &'a [f32],
+        reads: &'a Cell<usize>,
+    }
+
+    impl Scalars<f32> for Counting<'_> {
+        fn len(&self) -> usize {
+            self.data.len()
+        }
+        fn get(&self, i: usize) -> f32 {
+            self.reads.set(self.reads.get() + 1);
+            self.data.get(i).copied().unwrap_or(0.0)
+        }
+    }
+
+    fn bracket_of(b: Bracket<f32>) -> (usize, bool) {
+        match b {
+            Bracket::Key(k) => (k, true),
+            Bracket::Between(k, _, _) => (k, false),
+        }
+    }
+
+    #[test]
+    fn forward_playback_reads_few_keys_and_seeks_search() {
+        // 1024 keys, 0.1 s apart.
+        let mut data = [0.0f32; 1024];
+        for (i, t) in data.iter_mut().enumerate() {
+            *t = i as f32 * 0.1;
+        }
+        let reads = Cell::new(0);
+        let times = Counting { data: &data, reads: &reads };
+        let mut cursor = 0u32;
+        // Forward at 60 Hz over 100 s: each call reads the cursor's key and the next, plus one
+        // more per key crossed (at most one per frame here): at most 4 reads per call.
+        let mut worst = 0;
+        for frame in 0..6000 {
+            let t = frame as f32 / 60.0;
+            reads.set(0);
+            let (k, _) = bracket_of(locate(&times, t, &mut cursor));
+            worst = worst.max(reads.get());
+            // The bracket is right: times[k] <= t < times[k + 1].
+            assert!(data[k] <= t && t < data[k + 1], "t = {t}, k = {k}");
+            assert_eq!(cursor as usize, k);
+        }
+        assert!(worst <= 4, "forward playback read {worst} keys in one call");
+        // A seek far ahead: the forward walk gives up after FORWARD_STEPS keys and searches
+        // (log2(1024) = 10 more reads), instead of walking ~400 keys.
+        reads.set(0);
+        let (k, exact) = bracket_of(locate(&times, 60.0, &mut cursor));
+        assert!(reads.get() <= 2 + FORWARD_STEPS + 11, "{} reads", reads.get());
+        assert!((599..=600).contains(&k) && (exact == (data[k] == 60.0)), "k = {k}");
+        // A seek backwards: a binary search of the keys before the cursor.
+        reads.set(0);
+        let (k, _) = bracket_of(locate(&times, 12.34, &mut cursor));
+        assert_eq!(k, 123);
+        assert!(reads.get() <= 3 + 11, "{} reads", reads.get());
+        // Past the end and before the start: the end keys, cursor within [0, n − 2].
+        assert!(matches!(locate(&times, 1e6, &mut cursor), Bracket::Key(1023)));
+        assert_eq!(cursor, 1022);
+        assert!(matches!(locate(&times, -1.0, &mut cursor), Bracket::Key(0)));
+        assert_eq!(cursor, 0);
+        // A stale cursor beyond the keys is clamped.
+        let mut stale = u32::MAX;
+        let (k, _) = bracket_of(locate(&times, 0.25, &mut stale));
+        assert_eq!(k, 2);
+        assert_eq!(stale, 2);
+        // One key: always it.
+        let one = Counting { data: &data[..1], reads: &reads };
+        assert!(matches!(locate(&one, 5.0, &mut stale), Bracket::Key(0)));
+    }
+}

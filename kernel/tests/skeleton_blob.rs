@@ -1,0 +1,384 @@
+//! Skeletons and skeletal clips read in place from a blob ([`BlobSkeleton`], [`BlobSkelClip`])
+//! return exactly what equal in-RAM sources ([`SliceSkeleton`], [`SliceSkelClip`]) return: every
+//! bone, every channel, every key, every tangent and every event, in f32 and Q16.16 blobs. The blob
+//! is written word by word here from the layout in `ossicle_format::skeleton`; quantised values are
+//! expected as the layout's formula computed in this test (and within half a quantisation step,
+//! in f64, of the value that was quantised).
+
+use ossicle::asset::Asset;
+use ossicle::math::{Quat, Transform2, Transform3, Vec2, Vec3};
+use ossicle::skeleton::{
+    BlobSkelClip, ChannelData, ChannelKind, ClipEvent, Dimension, Interpolation, Joint, Scalars, SkelClipSource,
+    SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,
+};
+use ossicle::{Scalar, Q16};
+use ossicle_format::skeleton::{ChannelRecord, SkelClipBody, SkeletonBody, INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP};
+use ossicle_format::BlobWriter;
+
+fn le(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// A channel as the test describes it: interpolation code, times, values (key after key),
+/// tangents (Hermite), and whether to store the values quantised with the given q values and
+/// per-component (min, extent).
+struct Ch {
+    interp: u32,
+    times: Vec<f64>,
+    values: Vec<f64>,
+    tangents: Vec<f64>,
+    quant: Option<Quant>,
+}
+
+/// Quantised storage: the u16 values, and per component (min, extent).
+type Quant = (Vec<u16>, Vec<(f64, f64)>);
+
+/// An expected channel: interpolation, times, values, tangents.
+type Expected<S> = Option<(Interpolation, Vec<S>, Vec<S>, Vec<S>)>;
+
+/// The value a quantised component must decode to: the layout's formula, written out here.
+fn dequant<S: Scalar>(min: S, extent: S, q: u16) -> S {
+    if S::ENCODING == ossicle_format::ScalarEncoding::F32 {
+        S::from_f32(min.to_f32() + extent.to_f32() * (f32::from(q) / 65535.0))
+    } else {
+        let (m, e) = (i64::from(min.to_q16_bits()), i64::from(extent.to_q16_bits()));
+        S::from_q16_bits((m + (i64::from(q) * e + 32767) / 65535) as i32)
+    }
+}
+
+struct Built<S> {
+    bytes: Vec<u8>,
+    /// Per bone, per channel: (interpolation, times, values, tangents) as S.
+    expected: Vec<[Expected<S>; 3]>,
+    events: Vec<ClipEvent<S>>,
+}
+
+/// Writes a skeleton `rig` (bones with parents, lods, rest words) and a clip `walk` of `dim`.
+fn build<S: Scalar>(
+    dim: Dimension,
+    bones: &[(u16, u8, &str, Vec<f64>)],
+    channels: Vec<[Option<Ch>; 3]>,
+    events: &[(f64, &str)],
+) -> Built<S> {
+    let word = |v: f64| S::from_f64(v).to_blob_bits();
+    let mut w = BlobWriter::new(S::ENCODING);
+    let rig = w.intern("rig");
+    let walk = w.intern("walk");
+    let mut bone_words = Vec::new();
+    let mut rest = Vec::new();
+    for (parent, lod, name, r) in bones {
+        bone_words.push(u32::from(*parent) | (u32::from(*lod) << 16));
+        bone_words.push(w.intern(name));
+        rest.extend(r.iter().map(|&v| word(v)));
+    }
+    let (bone_bytes, rest_bytes) = (le(&bone_words), le(&rest));
+    w.add_skeleton(&SkeletonBody { name: rig, dimension: dim as u8, bones: &bone_bytes, rest: &rest_bytes }).unwrap();
+    let mut records = Vec::new();
+    let mut data: Vec<u32> = Vec::new();
+    let mut quant: Vec<u16> = Vec::new();
+    let mut expected = Vec::new();
+    for bone in channels {
+        let mut exp: [Expected<S>; 3] = [None, None, None];
+        for (c, ch) in bone.into_iter().enumerate() {
+            let Some(ch) = ch else {
+                records.extend([0, 0, 0, 0]);
+                continue;
+            };
+            let width = dim.width(c);
+            let n = ch.times.len();
+            let times_at = data.len() as u32;
+            data.extend(ch.times.iter().map(|&t| word(t)));
+            let interp = match ch.interp {
+                INTERP_STEP => Interpolation::Step,
+                INTERP_LINEAR => Interpolation::Linear,
+                _ => Interpolation::Hermite,
+            };
+            let times: Vec<S> = ch.times.iter().map(|&t| S::from_f64(t)).collect();
+            let tangents: Vec<S> = ch.tangents.iter().map(|&t| S::from_f64(t)).collect();
+            let (values_at, extra, values) = match &ch.quant {
+                None => {
+                    let at = data.len() as u32;
+                    data.extend(ch.values.iter().map(|&v| word(v)));
+                    let extra = data.len() as u32;
+                    (
+                        at,
+                        if ch.interp == INTERP_HERMITE { extra } else { 0 },
+                        ch.values.iter().map(|&v| S::from_f64(v)).collect(),
+                    )
+                }
+                Some((qs, ranges)) => {
+                    let at = quant.len() as u32;
+                    quant.extend(qs);
+                    let extra = data.len() as u32;
+                    data.extend(ranges.iter().map(|r| word(r.0)));
+                    data.extend(ranges.iter().map(|r| word(r.1)));
+                    let vals: Vec<S> = qs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &q)| {
+                            let (min, ext) = ranges[i % width];
+                            let v = dequant(S::from_f64(min), S::from_f64(ext), q);
+                            // Within rounding of the real-number formula.
+                            let real = min + ext * f64::from(q) / 65535.0;
+                            let tol =
+                                if S::ENCODING == ossicle_format::ScalarEncoding::F32 { 1e-6 } else { 3.0 / 65536.0 };
+                            assert!((v.to_f64() - real).abs() <= tol, "{} vs {real}", v.to_f64());
+                            v
+                        })
+                        .collect();
+                    (at, extra, vals)
+                }
+            };
+            if ch.interp == INTERP_HERMITE {
+                data.extend(ch.tangents.iter().map(|&v| word(v)));
+            }
+            records.extend([
+                ChannelRecord::make_info(n as u32, ch.interp, ch.quant.is_some()),
+                times_at,
+                values_at,
+                extra,
+            ]);
+            assert_eq!(values.len(), n * width);
+            exp[c] = Some((interp, times, values, tangents));
+        }
+        expected.push(exp);
+    }
+    let mut event_words = Vec::new();
+    let mut evs = Vec::new();
+    for &(t, name) in events {
+        let id = w.intern(name);
+        event_words.extend([word(t), id]);
+        evs.push(ClipEvent { time: S::from_f64(t), name: id as u16 });
+    }
+    let qbytes: Vec<u8> = quant.iter().flat_map(|q| q.to_le_bytes()).collect();
+    let (rec_bytes, data_bytes, ev_bytes) = (le(&records), le(&data), le(&event_words));
+    w.add_skel_clip(&SkelClipBody {
+        name: walk,
+        skeleton: rig,
+        dimension: dim as u8,
+        flags: 1,
+        duration: word(2.0),
+        sample_rate: word(30.0),
+        channels: &rec_bytes,
+        data: &data_bytes,
+        quant: &qbytes,
+        events: &ev_bytes,
+    })
+    .unwrap();
+    Built { bytes: w.finish().unwrap(), expected, events: evs }
+}
+
+fn raw(interp: u32, times: &[f64], values: &[f64], tangents: &[f64]) -> Option<Ch> {
+    Some(Ch { interp, times: times.to_vec(), values: values.to_vec(), tangents: tangents.to_vec(), quant: None })
+}
+
+/// Every channel and event of `blob` equals `slice`'s, value for value.
+fn assert_same_clip<S: Scalar, J: Joint<S>>(blob: &BlobSkelClip<'_>, slice: &SliceSkelClip<'_, S>) {
+    slice.check::<J>().unwrap();
+    assert_eq!(SkelClipSource::<S>::duration(blob), slice.duration);
+    assert_eq!(SkelClipSource::<S>::looping(blob), slice.looping);
+    assert_eq!(SkelClipSource::<S>::bone_count(blob), SkelClipSource::<S>::bone_count(slice));
+    for bone in 0..slice.tracks.len() + 1 {
+        for kind in ChannelKind::ALL {
+            let a = SkelClipSource::<S>::channel(blob, bone, kind);
+            let b = SkelClipSource::<S>::channel(slice, bone, kind);
+            assert_eq!(a.is_some(), b.is_some(), "bone {bone} {kind:?}");
+            let (Some(a), Some(b)) = (a, b) else { continue };
+            assert_eq!(a.interpolation, b.interpolation);
+            same(a.times, b.times);
+            same(a.values, b.values);
+            same(a.tangents, b.tangents);
+        }
+    }
+    assert_eq!(SkelClipSource::<S>::event_count(blob), slice.events.len());
+    for i in 0..=slice.events.len() {
+        assert_eq!(SkelClipSource::<S>::event(blob, i), slice.events.get(i).copied());
+    }
+}
+
+fn same<S: Scalar>(a: impl Scalars<S>, b: &[S]) {
+    assert_eq!(a.len(), b.len());
+    let got: Vec<S> = (0..a.len()).map(|i| a.get(i)).collect();
+    assert_eq!(got, b);
+    assert_eq!(a.get(a.len()), S::ZERO, "zero past the end");
+}
+
+fn slice_parts<S: Scalar>(b: &Built<S>) -> Vec<[Option<ChannelData<&[S]>>; 3]> {
+    b.expected
+        .iter()
+        .map(|chs| {
+            let mut out: [Option<ChannelData<&[S]>>; 3] = [None, None, None];
+            for (o, c) in out.iter_mut().zip(chs) {
+                *o = c.as_ref().map(|(i, t, v, g)| ChannelData {
+                    interpolation: *i,
+                    times: t.as_slice(),
+                    values: v.as_slice(),
+                    tangents: g.as_slice(),
+                });
+            }
+            out
+        })
+        .collect()
+}
+
+fn clip_3d<S: Scalar>() -> Built<S> {
+    let ident = vec![0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0];
+    let bones = [
+        (0xFFFF, 0, "root", ident.clone()),
+        (0, 0, "spine", vec![0.0, 10.5, -1.25, 0.0, 0.0, 0.6, 0.8, 1.0, 1.0, 1.0]),
+        (1, 2, "arm", vec![3.0, 0.0, 0.0, 0.5, 0.5, 0.5, 0.5, 2.0, 2.0, 2.0]),
+    ];
+    let rot_q = Some(Ch {
+        interp: INTERP_LINEAR,
+        times: vec![0.0, 1.0, 2.0],
+        values: vec![],
+        tangents: vec![],
+        // Key values: (0, 0, 0, 1), (0, 0, 0.6, 0.8), (0, 0, 0.3, 0.9...) as q over ranges.
+        quant: Some((
+            vec![0, 0, 0, 65535, 0, 0, 65535, 0, 0, 0, 32768, 40000],
+            vec![(0.0, 0.0), (0.0, 0.0), (0.0, 0.6), (0.8, 0.2)],
+        )),
+    });
+    let channels = vec![
+        [raw(INTERP_LINEAR, &[0.0, 0.5, 2.0], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, -7.5, 8.25, 9.0], &[]), rot_q, None],
+        [
+            None,
+            raw(INTERP_STEP, &[0.25, 1.75], &[0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0], &[]),
+            raw(
+                INTERP_HERMITE,
+                &[0.0, 2.0],
+                &[1.0, 1.0, 1.0, 2.0, 2.0, 2.0],
+                &[0.0, 0.0, 0.0, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.0, 0.0, 0.0],
+            ),
+        ],
+        [None, None, None],
+    ];
+    build::<S>(Dimension::D3, &bones, channels, &[(0.0, "start"), (1.0, "step"), (1.0, "step"), (2.0, "end")])
+}
+
+fn blob_3d_equals_slice<S: Scalar>() {
+    let b = clip_3d::<S>();
+    let asset = Asset::load(&b.bytes).unwrap();
+    let clip = asset.skel_clip_named("walk").unwrap();
+    assert_eq!((clip.name(), clip.skeleton_name(), clip.dimension()), ("walk", Some("rig"), Dimension::D3));
+    assert_eq!(clip.sample_rate::<S>(), S::from_i32(30));
+    assert_eq!((clip.event_name(1), clip.event_name(4)), (Some("step"), None));
+    assert_eq!(clip.key_count(0, ChannelKind::Rotation), 3);
+    let parts = slice_parts(&b);
+    let tracks: Vec<SliceTrack<'_, S>> = parts.iter().map(|c| SliceTrack { channels: *c }).collect();
+    let slice = SliceSkelClip { duration: S::TWO, looping: true, tracks: &tracks, events: &b.events };
+    assert_same_clip::<S, Transform3<S>>(&clip, &slice);
+    let rot = SkelClipSource::<S>::channel(&clip, 0, ChannelKind::Rotation).unwrap();
+    assert!(rot.values.is_quantized() && !rot.times.is_quantized());
+
+    // The skeleton equals a SliceSkeleton of the same parents, rest poses, lods and names.
+    let skel = asset.skeleton_of(&clip).unwrap();
+    assert_eq!(
+        (skel.name(), skel.bone_count(), skel.find_bone("arm"), skel.bone_name(1)),
+        ("rig", 3, Some(2), Some("spine"))
+    );
+    let s = |v: f64| S::from_f64(v);
+    let rest = [
+        Transform3::IDENTITY,
+        Transform3::new(
+            Vec3::new(s(0.0), s(10.5), s(-1.25)),
+            Quat { x: s(0.0), y: s(0.0), z: s(0.6), w: s(0.8) },
+            Vec3::new(S::ONE, S::ONE, S::ONE),
+        ),
+        Transform3::new(
+            Vec3::new(s(3.0), S::ZERO, S::ZERO),
+            Quat { x: S::HALF, y: S::HALF, z: S::HALF, w: S::HALF },
+            Vec3::new(S::TWO, S::TWO, S::TWO),
+        ),
+    ];
+    let names: Vec<u16> = ["root", "spine", "arm"].iter().map(|n| asset.find_string(n).unwrap() as u16).collect();
+    let parents = [u16::MAX, 0, 1];
+    let lods = [0, 0, 2];
+    let expect = SliceSkeleton::new(&parents, &rest).unwrap().with_lods(&lods).unwrap().with_names(&names).unwrap();
+    type J<S> = Transform3<S>;
+    assert_eq!(SkeletonSource::<S, J<S>>::bone_count(&skel), 3);
+    for i in 0..4 {
+        assert_eq!(SkeletonSource::<S, J<S>>::parent(&skel, i), SkeletonSource::<S, J<S>>::parent(&expect, i));
+        assert_eq!(SkeletonSource::<S, J<S>>::rest(&skel, i), SkeletonSource::<S, J<S>>::rest(&expect, i), "bone {i}");
+        assert_eq!(SkeletonSource::<S, J<S>>::lod(&skel, i), SkeletonSource::<S, J<S>>::lod(&expect, i));
+        assert_eq!(SkeletonSource::<S, J<S>>::name_id(&skel, i), SkeletonSource::<S, J<S>>::name_id(&expect, i));
+    }
+    // Read as 2D it has no bones.
+    assert_eq!(SkeletonSource::<S, Transform2<S>>::bone_count(&skel), 0);
+    assert_eq!(SkeletonSource::<S, Transform2<S>>::rest(&skel, 1), Transform2::IDENTITY);
+}
+
+fn clip_2d<S: Scalar>() -> Built<S> {
+    let bones = [(0xFFFF, 0, "hip", vec![1.0, 2.0, 0.5, 1.0, 1.0]), (0, 1, "leg", vec![0.0, -3.0, -0.25, 1.0, 2.0])];
+    let angle = raw(INTERP_LINEAR, &[0.0, 1.0, 2.0], &[0.0, 1.5, -1.5], &[]);
+    let move_q = Some(Ch {
+        interp: INTERP_HERMITE,
+        times: vec![0.0, 2.0],
+        values: vec![],
+        tangents: vec![1.0, -1.0, 0.0, 0.0, 0.0, 0.0, 2.0, 2.0],
+        quant: Some((vec![0, 65535, 65535, 12345], vec![(-4.0, 8.0), (-1.0, 3.0)])),
+    });
+    let channels = vec![[move_q, None, None], [None, angle, raw(INTERP_STEP, &[0.5], &[1.0, 3.0], &[])]];
+    build::<S>(Dimension::D2, &bones, channels, &[])
+}
+
+fn blob_2d_equals_slice<S: Scalar>() {
+    let b = clip_2d::<S>();
+    let asset = Asset::load(&b.bytes).unwrap();
+    let clip = asset.skel_clips().next().unwrap();
+    assert_eq!(clip.dimension(), Dimension::D2);
+    let parts = slice_parts(&b);
+    let tracks: Vec<SliceTrack<'_, S>> = parts.iter().map(|c| SliceTrack { channels: *c }).collect();
+    let slice = SliceSkelClip { duration: S::TWO, looping: true, tracks: &tracks, events: &[] };
+    assert_same_clip::<S, Transform2<S>>(&clip, &slice);
+    let skel = asset.skeleton_named("rig").unwrap();
+    let s = |v: f64| S::from_f64(v);
+    assert_eq!(SkeletonSource::<S, Transform2<S>>::bone_count(&skel), 2);
+    assert_eq!(
+        SkeletonSource::<S, Transform2<S>>::rest(&skel, 1),
+        Transform2::new(Vec2::new(S::ZERO, s(-3.0)), s(-0.25), Vec2::new(S::ONE, S::TWO))
+    );
+    assert_eq!(SkeletonSource::<S, Transform2<S>>::parent(&skel, 1), Some(0));
+    assert_eq!(SkeletonSource::<S, Transform2<S>>::lod(&skel, 1), 1);
+    // Read as 3D it has no bones.
+    assert_eq!(SkeletonSource::<S, Transform3<S>>::bone_count(&skel), 0);
+    assert_eq!(SkeletonSource::<S, Transform3<S>>::rest(&skel, 0), Transform3::IDENTITY);
+}
+
+#[test]
+fn blob_3d_clip_and_skeleton_equal_slices_f32() {
+    blob_3d_equals_slice::<f32>();
+}
+
+#[test]
+fn blob_3d_clip_and_skeleton_equal_slices_q16() {
+    blob_3d_equals_slice::<Q16>();
+}
+
+#[test]
+fn blob_2d_clip_and_skeleton_equal_slices_f32() {
+    blob_2d_equals_slice::<f32>();
+}
+
+#[test]
+fn blob_2d_clip_and_skeleton_equal_slices_q16() {
+    blob_2d_equals_slice::<Q16>();
+}
+
+#[test]
+fn read_with_the_other_scalar_type_a_blob_has_nothing() {
+    let b = clip_3d::<f32>();
+    let asset = Asset::load(&b.bytes).unwrap();
+    let clip = asset.skel_clip_named("walk").unwrap();
+    assert!(clip.check::<f32>().is_ok());
+    let e = clip.check::<Q16>().unwrap_err();
+    assert_eq!(e.to_string(), "blob stores f32 scalars, q16 were requested");
+    assert_eq!(SkelClipSource::<Q16>::bone_count(&clip), 0);
+    assert!(SkelClipSource::<Q16>::channel(&clip, 0, ChannelKind::Translation).is_none());
+    assert_eq!(SkelClipSource::<Q16>::duration(&clip), Q16::ONE);
+    assert_eq!((SkelClipSource::<Q16>::event_count(&clip), SkelClipSource::<Q16>::event(&clip, 0)), (0, None));
+    let skel = asset.skeleton_of(&clip).unwrap();
+    assert!(skel.check::<Q16>().is_err());
+    assert_eq!(SkeletonSource::<Q16, Transform3<Q16>>::bone_count(&skel), 0);
+    assert!(asset.skeleton_named("nope").is_none() && asset.skel_clip_named("nope").is_none());
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Skeletal jobs on the Mixamo clips (70 bones), ns per joint, f32 and Q16.16, clips in RAM and read
+# in place from a lossless blob: host/benches/skeleton.rs (see its docs for what each row does).
+#
+#   scripts/bench/skeleton-ns.sh            # runs the bench, prints a Markdown table
+#   scripts/bench/skeleton-ns.sh --no-run   # only prints the table from the last run
+#
+# Needs the fixtures (../shared/fixtures or OSSICLE_FIXTURES). ns/joint = criterion's median per
+# iteration (one whole skeleton) / 70.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+if [[ "${1:-}" != "--no-run" ]]; then
+    (cd "$ROOT" && cargo bench -p ossicle-host --bench skeleton -- --measurement-time 2 --warm-up-time 0.5 >/dev/null)
+fi
+median() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["median"]["point_estimate"])' "$1"; }
+printf '| clip | job | f32 RAM | f32 blob | Q16.16 RAM | Q16.16 blob |\n|---|---|---:|---:|---:|---:|\n'
+for clip in Idle Jumping SlowRun; do
+    for job in sample_fwd sample_seek blend2 l2m frame; do
+        row="| $clip | $job"
+        for g in f32_ram f32_blob q16_ram q16_blob; do
+            f="$TARGET/criterion/$g/$clip/$job/new/estimates.json"
+            [[ -f "$f" ]] || f="$TARGET/criterion/$g/${clip}_${job}/new/estimates.json"
+            if [[ -f "$f" ]]; then
+                row="$row | $(python3 -c "print(f'{$(median "$f")/70:.1f}')")"
+            else
+                row="$row | –"
+            fi
+        done
+        echo "$row |"
+    done
+done
