@@ -19,12 +19,27 @@
 //!
 //! Every job takes a LOD limit: bones whose [`SkeletonSource::lod`] is above it keep their rest pose.
 //!
+//! # Players
+//!
+//! - [`AnimPlayer`]: play / crossfade / stop / pause / speed (backwards too) / seek / loop
+//!   override over a [`Rig`] (a skeleton and a clip slice, clips named by index); clip events
+//!   ([`SkelEvent`]) into an [`EventQueue`](crate::event::EventQueue) in the order crossed, loop
+//!   wraps included; root motion ([`MotionJoint`]: [`RootMotion3`], [`RootMotion2`]) compensated
+//!   at loop wraps.
+//! - [`OneShot`]: a clip played once over a base pose with fade-in/out on a bone mask.
+//! - [`BlendSpace1D`], [`BlendSpace2D`]: a parameter → [`BlendWeights`] for [`BlendLayer`]s;
+//!   [`SyncPhase`] plays a blend space's clips in sync by normalised time.
+//! - [`sync_time`] and [`AnimPlayer::follow`]: sync markers keep a follower's phase aligned with a
+//!   leader's, falling back to normalised time.
+//!
 //! # Memory per bone
 //!
 //! | | 3D (`Transform3`) | 2D (`Transform2`) |
 //! |---|---|---|
 //! | one joint of a pose, f32 or Q16.16 | 40 bytes | 20 bytes |
 //! | [`SamplingContext`] (per playing instance) | 12 bytes | 12 bytes |
+//! | [`AnimPlayer`] (two contexts, two scratch poses; + 40 bytes per player) | 104 bytes | 64 bytes |
+//! | [`OneShot`] (a context, a scratch pose, a mask; + 20 bytes per layer) | 56 bytes | 36 bytes |
 //!
 //! A 70-bone 3D character playing two clips blended, with its model pose: two sampled poses, the
 //! blended pose and the model pose (4 × 2,800 bytes) and two contexts (2 × 840 bytes): 12,880
