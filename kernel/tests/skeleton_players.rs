@@ -778,6 +778,58 @@ fn players_follow_markers<S: Scalar>() {
     assert_eq!(follower.follow(&clips, &walk, S::ZERO, &run), Err(PlayerError::NotPlaying));
 }
 
+/// The player on clips read in place from a blob (f32 or Q16.16 words, as the scalar type says):
+/// events with names from the blob's string table, root motion across the loop end.
+fn blob_clip<S: Scalar>() {
+    use ossicle::asset::Asset;
+    use ossicle_format::skeleton::{ChannelRecord, SkelClipBody, SkeletonBody, INTERP_LINEAR};
+    use ossicle_format::BlobWriter;
+    let le = |w: &[u32]| w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let word = |v: f64| S::from_f64(v).to_blob_bits();
+    let mut w = BlobWriter::new(S::ENCODING);
+    let (rig, root, walk) = (w.intern("rig"), w.intern("root"), w.intern("walk"));
+    let (left, right) = (w.intern("left"), w.intern("right"));
+    // One 3D bone (a root), rest: translation 0, rotation identity, scale 1.
+    let bones = le(&[0xFFFF, root]);
+    let rest = le(&[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0].map(word));
+    w.add_skeleton(&SkeletonBody { name: rig, dimension: 3, bones: &bones, rest: &rest }).unwrap();
+    // Translation x 0 → 10 over the 1 s loop: times at word 0, values at word 2.
+    let info = ChannelRecord::make_info(2, INTERP_LINEAR, false);
+    let channels = le(&[info, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    let data = le(&[0.0, 1.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0].map(word));
+    let events = le(&[word(0.25), left, word(0.75), right]);
+    w.add_skel_clip(&SkelClipBody {
+        name: walk,
+        skeleton: rig,
+        dimension: 3,
+        flags: 1,
+        duration: word(1.0),
+        sample_rate: word(30.0),
+        channels: &channels,
+        data: &data,
+        quant: &[],
+        events: &events,
+    })
+    .unwrap();
+    let bytes = w.finish().unwrap();
+    let asset = Asset::load(&bytes).unwrap();
+    let clips = [asset.skel_clip_named("walk").unwrap()];
+    let skel = asset.skeleton_of(&clips[0]).unwrap();
+    let rig = Rig::new(&skel, &clips);
+    let mut p: AnimPlayer<S, Transform3<S>, 1> = AnimPlayer::new(4);
+    let mut q = Q::<S>::new();
+    p.set_root_motion(Some(RootMotionSettings { bone: 0, remove: false }));
+    p.play(&clips, 0).unwrap();
+    p.seek(&clips, S::HALF).unwrap();
+    // 0.5 by 0.75 → 1.25: (10 − 5) + (2.5 − 0) = 7.5; events "right" (0.75) then "left" (0.25).
+    let m = p.update(&rig, s(0.75), &mut q).unwrap();
+    close(m.translation.x, 7.5, 25.0 * tol::<S>());
+    assert_eq!(drain(&mut q), [(right as u16, 0), (left as u16, 0)]);
+    let mut pose = [Transform3::IDENTITY; 1];
+    p.evaluate(&rig, &mut pose).unwrap();
+    close(pose[0].translation.x, 2.5, 25.0 * tol::<S>());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Errors and robustness
 
@@ -930,5 +982,6 @@ both!(
     one_shot,
     sync_markers,
     players_follow_markers,
+    blob_clip,
     errors_and_robustness,
 );
