@@ -613,6 +613,70 @@ fn blend_space_pose<S: Scalar>() {
     close(out[0].translation.x, 2.5, 10.0 * tol::<S>());
 }
 
+fn blend_space_player<S: Scalar>() {
+    use ossicle::skeleton::BlendSpacePlayer;
+    let (parents, rest) = one_bone::<S>();
+    let skel = SliceSkeleton::new(&parents, &rest).unwrap();
+    // Clip 0 (1 s): x 0 → 4, event A at 0.5. Clip 1 (0.5 s): x 0 → 8, event C at 0.375.
+    let t1 = [S::ZERO, S::ONE];
+    let th = [S::ZERO, S::HALF];
+    let x4 = [S::ZERO, S::ZERO, S::ZERO, s(4.0), S::ZERO, S::ZERO];
+    let x8 = [S::ZERO, S::ZERO, S::ZERO, s(8.0), S::ZERO, S::ZERO];
+    let tr0 = [SliceTrack { channels: [Some(lin(&t1, &x4)), None, None] }];
+    let tr1 = [SliceTrack { channels: [Some(lin(&th, &x8)), None, None] }];
+    let e0 = [ev::<S>(0.5, A)];
+    let e1 = [ev::<S>(0.375, C)];
+    let clips = [
+        SliceSkelClip { duration: S::ONE, looping: true, tracks: &tr0, events: &e0 },
+        SliceSkelClip { duration: S::HALF, looping: false, tracks: &tr1, events: &e1 },
+    ];
+    let rig = Rig::new(&skel, &clips);
+    let pts = [S::ZERO, S::ONE];
+    let space = BlendSpace1D::new(&pts).unwrap();
+    let point_clips = [0u16, 1];
+    let mut p: BlendSpacePlayer<S, Transform3<S>, 1> = BlendSpacePlayer::new(6);
+    let mut q = Q::<S>::new();
+    let mut pose = [Transform3::IDENTITY; 1];
+    let t = 10.0 * tol::<S>();
+    p.set_root_motion(Some(RootMotionSettings { bone: 0, remove: false }));
+    // No weights: nothing moves, the rest pose.
+    assert_eq!(p.update(&rig, &point_clips, S::ONE, &mut q).unwrap().translation, Vec3::ZERO);
+    p.evaluate(&rig, &point_clips, &mut pose).unwrap();
+    assert_eq!(pose[0], Transform3::IDENTITY);
+    // At 0.25: 0.75 of clip 0, 0.25 of clip 1; cycle 0.75·1 + 0.25·0.5 = 0.875 s.
+    p.set_weights(space.weights(s(0.25)));
+    p.update(&rig, &point_clips, s(0.4375), &mut q).unwrap();
+    // (That first update ran from the start: phase 0 → 0.5; events of the heaviest clip, clip 0,
+    // over [0, 0.5]: A.)
+    assert_eq!(drain(&mut q), [(A, 0)]);
+    close(p.phase().phase(), 0.5, tol::<S>());
+    // Pose: clip 0 at 0.5 (x 2), clip 1 at 0.25 (x 4): 0.75·2 + 0.25·4 = 2.5.
+    p.evaluate(&rig, &point_clips, &mut pose).unwrap();
+    close(pose[0].translation.x, 2.5, t);
+    // At 0.75: 0.25 and 0.75, cycle 0.25 + 0.375 = 0.625 s; 0.3125 s → phase 1 → 0 (a wrap).
+    // Events: now clip 1's (heaviest), its interval 0.25 → 0.5 and round to 0: C (0.375).
+    // Root motion: clip 0 from 0.5 across the end to 0: (4 − 2) + 0 = 2; clip 1 from 0.25 to the
+    // end: (8 − 4) = 4 (the clip's own loop flag is ignored: blend spaces loop); blended
+    // 2 + 0.75·(4 − 2) = 3.5.
+    p.set_weights(space.weights(s(0.75)));
+    let m = p.update(&rig, &point_clips, s(0.3125), &mut q).unwrap();
+    assert_eq!(drain(&mut q), [(C, 1)]);
+    close(p.phase().phase(), 0.0, tol::<S>());
+    close(m.translation.x, 3.5, t);
+    // One weight: that clip alone. At 0 → clip 0; seek to phase 0.25: x 1.
+    p.set_weights(space.weights(S::ZERO));
+    p.seek_phase(s(0.25));
+    p.evaluate(&rig, &point_clips, &mut pose).unwrap();
+    close(pose[0].translation.x, 1.0, t);
+    // A weighted point without a clip.
+    p.set_weights(space.weights(S::ONE));
+    assert_eq!(p.evaluate(&rig, &point_clips[..1], &mut pose), Err(PlayerError::NoClipForPoint { point: 1 }));
+    assert_eq!(
+        p.update(&rig, &point_clips[..1], S::ONE, &mut q).map(|_| ()),
+        Err(PlayerError::NoClipForPoint { point: 1 })
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // One-shot
 
@@ -950,6 +1014,12 @@ fn memory_figures() {
     );
     assert_eq!(OneShot::<f32, Transform3<f32>, 70>::STATE_BYTES, 20);
     assert_eq!(size_of::<OneShot<f32, Transform2<f32>, 8>>(), 20 + 8 * 36);
+    // Blend-space player: three contexts and three scratch poses: 156 per bone in 3D, 96 in 2D.
+    use ossicle::skeleton::BlendSpacePlayer;
+    assert_eq!(BlendSpacePlayer::<f32, Transform3<f32>, 70>::STATE_BYTES, 48);
+    assert_eq!(size_of::<BlendSpacePlayer<f32, Transform3<f32>, 70>>(), 48 + 70 * 156);
+    assert_eq!(size_of::<BlendSpacePlayer<Q16, Transform3<Q16>, 70>>(), 48 + 70 * 156);
+    assert_eq!(size_of::<BlendSpacePlayer<f32, Transform2<f32>, 8>>(), 48 + 8 * 96);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -979,6 +1049,7 @@ both!(
     blend_space_2d,
     sync_phase,
     blend_space_pose,
+    blend_space_player,
     one_shot,
     sync_markers,
     players_follow_markers,

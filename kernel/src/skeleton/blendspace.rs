@@ -17,7 +17,7 @@ impl<S: Scalar> BlendWeights<S> {
     /// No weights.
     pub const EMPTY: Self = Self { entries: [(0, S::ZERO); 3], len: 0 };
 
-    fn from_pairs(pairs: [(u16, S); 3], n: usize) -> Self {
+    pub(crate) fn from_pairs(pairs: [(u16, S); 3], n: usize) -> Self {
         let mut w = Self::EMPTY;
         for &(i, x) in pairs.iter().take(n) {
             if x > S::ZERO {

@@ -28,7 +28,8 @@
 //!   at loop wraps.
 //! - [`OneShot`]: a clip played once over a base pose with fade-in/out on a bone mask.
 //! - [`BlendSpace1D`], [`BlendSpace2D`]: a parameter → [`BlendWeights`] for [`BlendLayer`]s;
-//!   [`SyncPhase`] plays a blend space's clips in sync by normalised time.
+//!   [`SyncPhase`] plays a blend space's clips in sync by normalised time, [`BlendSpacePlayer`]
+//!   samples and blends them, with events and root motion.
 //! - [`sync_time`] and [`AnimPlayer::follow`]: sync markers keep a follower's phase aligned with a
 //!   leader's, falling back to normalised time.
 //!
@@ -40,6 +41,7 @@
 //! | [`SamplingContext`] (per playing instance) | 12 bytes | 12 bytes |
 //! | [`AnimPlayer`] (two contexts, two scratch poses; + 40 bytes per player) | 104 bytes | 64 bytes |
 //! | [`OneShot`] (a context, a scratch pose, a mask; + 20 bytes per layer) | 56 bytes | 36 bytes |
+//! | [`BlendSpacePlayer`] (three contexts, three scratch poses; + 48 bytes per player) | 156 bytes | 96 bytes |
 //!
 //! A 70-bone 3D character playing two clips blended, with its model pose: two sampled poses, the
 //! blended pose and the model pose (4 × 2,800 bytes) and two contexts (2 × 840 bytes): 12,880
@@ -115,6 +117,7 @@ mod clock;
 mod oneshot;
 mod player;
 mod rootmotion;
+mod spaceplayer;
 mod sync;
 
 pub use blendspace::{BlendSpace1D, BlendSpace2D, BlendSpaceError, BlendWeights, SyncPhase};
@@ -122,6 +125,7 @@ pub use clock::{SkelEvent, MAX_FULL_PASSES_PER_UPDATE};
 pub use oneshot::OneShot;
 pub use player::{AnimPlayer, PlayerError, Rig, RootMotionSettings};
 pub use rootmotion::{MotionJoint, RootMotion2, RootMotion3};
+pub use spaceplayer::BlendSpacePlayer;
 pub use sync::{collect_markers, sync_time, MarkerTrack, SyncMarker, SyncResult};
 
 pub use blend::{AdditiveReference, BlendLayer, BlendingJob};

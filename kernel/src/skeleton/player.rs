@@ -71,6 +71,11 @@ pub enum PlayerError {
     },
     /// The call needs a playing clip and none is.
     NotPlaying,
+    /// A blend space point has no entry in the point-to-clip slice.
+    NoClipForPoint {
+        /// The point.
+        point: u16,
+    },
     /// A job refused its inputs (for example an output pose shorter than the skeleton).
     Job(JobError),
 }
@@ -91,6 +96,7 @@ impl core::fmt::Display for PlayerError {
                 write!(f, "skeleton has {bones} bones, the player holds {capacity}")
             }
             PlayerError::NotPlaying => f.write_str("no clip is playing"),
+            PlayerError::NoClipForPoint { point } => write!(f, "blend space point {point} has no clip"),
             PlayerError::Job(e) => write!(f, "job refused: {e}"),
         }
     }
