@@ -970,6 +970,53 @@ fn errors_and_robustness<S: Scalar>() {
             assert!(t >= S::ZERO && t <= len, "time {t:?} outside clip {c}");
         }
     }
+    // The same for the blend-space player, the one-shot, the blend spaces and sync_time.
+    use ossicle::skeleton::BlendSpacePlayer;
+    let v2 = |x: f64, y: f64| Vec2::new(s::<S>(x), s::<S>(y));
+    let pts = [v2(0.0, 0.0), v2(1.0, 0.0), v2(1.0, 1.0), v2(-2.0, 3.0)];
+    let tris = [[0u16, 1, 2], [0, 2, 3]];
+    let space = BlendSpace2D::new(&pts, &tris).unwrap();
+    let mut bp: BlendSpacePlayer<S, Transform3<S>, 3> = BlendSpacePlayer::new(1);
+    bp.set_root_motion(Some(RootMotionSettings { bone: 0, remove: true }));
+    let mut shot: OneShot<S, Transform3<S>, 3> = OneShot::new(2);
+    let point_clips = [0u16, 2, 0, 3];
+    let base = [Transform3::<S>::IDENTITY; 3];
+    let marks = [SyncMarker { time: s::<S>(0.25), name: 1 }, SyncMarker { time: s(0.5), name: 2 }];
+    let track = MarkerTrack { markers: &marks, duration: S::ONE, looping: true };
+    for _ in 0..2000 {
+        let r = next();
+        let v = s::<S>(extremes[(r as usize >> 8) % extremes.len()]);
+        let u = s::<S>(extremes[(r as usize >> 16) % extremes.len()]);
+        match r % 7 {
+            0 => bp.set_weights(space.weights(Vec2::new(v, u))),
+            1 => {
+                let w = bp.weights();
+                let sum: f64 = w.as_slice().iter().map(|p| p.1.to_f64()).sum();
+                assert!(w.as_slice().is_empty() || (sum - 1.0).abs() < 0.01 || S::EPSILON.to_f64() > 1e-6, "{sum}");
+                let _ = bp.update(&rig, &point_clips, v, &mut q);
+                q.clear();
+            }
+            2 => {
+                let _ = bp.evaluate(&rig, &point_clips, &mut pose);
+            }
+            3 => {
+                let _ = shot.play(&clips, (r >> 4) as u16 % 4, v, u);
+            }
+            4 => {
+                let _ = shot.update(&clips, v, &mut q);
+                q.clear();
+                let w = shot.weight(&clips);
+                assert!(w >= S::ZERO && w <= S::ONE);
+            }
+            5 => {
+                let _ = shot.apply(&rig, &base, None, &mut pose);
+            }
+            _ => {
+                let r = sync_time(&track, v, &track, u);
+                assert!(r.time >= S::ZERO && r.time <= S::ONE, "{:?}", r.time);
+            }
+        }
+    }
     if S::EPSILON.to_f64() < 1e-6 {
         // f32 only: NaN and infinities.
         for v in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
