@@ -10,6 +10,8 @@
 //! - [`asset`]: [`Asset::load`](asset::Asset::load) validates a blob and reads it in place.
 //! - [`sprite`]: the sprite player, sheet geometry, dirty rectangles; `draw` (feature `graphics`)
 //!   blits blob frames into any embedded-graphics `DrawTarget`.
+//! - [`skeleton`]: skeletons and skeletal clips (3D and 2D), ozz-style jobs (sampling, blending,
+//!   local-to-model), players (crossfades, events, root motion, blend spaces, one-shots, sync).
 //! - [`pool`], [`event`], [`sink`]: fixed-capacity pools with generational handles, the event
 //!   queue, and the [`PropertySink`](sink::PropertySink) players write through.
 #![no_std]
@@ -70,6 +72,19 @@ const _: () = {
     let _ = format::<animator::TrackInfo>;
     let _ = format::<animator::ScriptValue<f32>>;
     let _ = format::<statemachine::ParamKind>;
+    let _ = format::<skeleton::SkelEvent<f32>>;
+    let _ = format::<skeleton::PlayerError>;
+    let _ = format::<skeleton::RootMotion3<f32>>;
+    let _ = format::<skeleton::RootMotion2<f32>>;
+    let _ = format::<skeleton::BlendWeights<f32>>;
+    let _ = format::<skeleton::BlendSpaceError>;
+    let _ = format::<skeleton::SyncMarker<f32>>;
+    let _ = format::<skeleton::SyncResult<f32>>;
+    let _ = format::<skeleton::RootMotionSettings>;
+    let _ = format::<skeleton::JobError>;
+    let _ = format::<skeleton::SkeletonError>;
+    let _ = format::<skeleton::ClipError>;
+    let _ = format::<skeleton::ClipEvent<f32>>;
     let _ = format::<sprite::DirtyOverflow>;
     let _ = format::<sprite::SpriteOutput>;
     let _ = format::<sprite::PixelFormat>;
