@@ -233,16 +233,26 @@ fn ratio<S: Scalar>(a: S, b: S) -> S {
 /// quaternions. Its squared length `n²` is usually within 2⁻⁸ of 1 (keys a few degrees apart):
 /// then `1/|q|` is two Newton steps from 1 (`y ← y·(3 − n²·y²)/2`, relative error below 1e-10
 /// before rounding, so as good as `1 / sqrt` in f32 and in Q16.16) — a few multiplications, no
-/// square root and no division (software routines on a Cortex-M0), and no approximate square root
-/// (the `fast-math` one is 6 % off). Otherwise (or for NaN) it is [`Quat::normalize`] (accurate
-/// for any magnitude; the zero quaternion gives the identity).
+/// square root and no division (software routines on a Cortex-M0). Within `(1/64, 64)` (poses far
+/// apart) it is one square root and one reciprocal (with the `fast-math` feature, whose f32 square
+/// root is up to 6 % off, refined by three Newton steps). Otherwise (or for NaN) it is
+/// [`Quat::normalize`] (accurate for any magnitude; the zero quaternion gives the identity).
 #[inline]
 fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
     let n2 = q.dot(q);
     let d = n2.sub(S::ONE);
+    // One Newton step for 1/√n²: y·(3 − n²·y²)/2.
+    let step = |y: S| y.mul(S::from_ratio(3, 2).sub(S::HALF.mul(n2).mul(y.mul(y))));
     let inv = if d.abs() < S::from_ratio(1, 256) {
-        let y = S::ONE.sub(d.mul(S::HALF)); // (3 − n²)/2: the first step from y = 1
-        y.mul(S::from_ratio(3, 2).sub(S::HALF.mul(n2).mul(y.mul(y))))
+        step(S::ONE.sub(d.mul(S::HALF))) // (3 − n²)/2 is the first step from y = 1
+    } else if n2 > S::from_ratio(1, 64) && n2 < S::from_i32(64) {
+        let y = n2.sqrt().recip();
+        if cfg!(feature = "fast-math") {
+            // micromath's square root is up to 6 % off: three steps bring it to f32 precision.
+            step(step(step(y)))
+        } else {
+            y
+        }
     } else {
         return q.normalize();
     };
