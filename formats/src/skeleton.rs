@@ -725,7 +725,7 @@ impl<'a> SkelClipSection<'a> {
             ("events", raw.events, EVENT_RECORD_LEN),
         ];
         for (array, bytes, unit) in arrays {
-            if bytes.len() % unit != 0 {
+            if bytes.len().checked_rem(unit) != Some(0) {
                 return Err(d(SkeletonDefect::RecordArray { array, len: bytes.len() }));
             }
         }
