@@ -38,14 +38,14 @@
 
 use core::hint::black_box;
 
-use ossicle::math::Transform3;
-use ossicle::skeleton::{
-    BlendLayer, BlendingJob, BlobSkelClip, BlobSkeleton, LocalToModelJob, SamplingContext, SamplingJob,
-    SkelClipSource, SkeletonSource,
-};
-use ossicle::{Asset, Scalar};
 use crate::bench::{announce, bench_start, bench_stop, check};
 use crate::{check_stack, exit, line, repaint_stack, stack_usage};
+use ossicle::math::Transform3;
+use ossicle::skeleton::{
+    BlendLayer, BlendingJob, BlobSkelClip, BlobSkeleton, LocalToModelJob, SamplingContext, SamplingJob, SkelClipSource,
+    SkeletonSource,
+};
+use ossicle::{Asset, Scalar};
 
 /// The skeleton's bones.
 const BONES: usize = 70;
@@ -143,7 +143,13 @@ fn sample_fresh<S: Scalar>(
 }
 
 /// Checks the pose in `w.a` against `t` sampled again with fresh cursors into `w.b`.
-fn resampled_equal<S: Scalar>(skel: &BlobSkeleton<'_>, clip: &BlobSkelClip<'_>, t: S, w: &mut Work<S>, p: Probes) -> bool {
+fn resampled_equal<S: Scalar>(
+    skel: &BlobSkeleton<'_>,
+    clip: &BlobSkelClip<'_>,
+    t: S,
+    w: &mut Work<S>,
+    p: Probes,
+) -> bool {
     let ran = sample_fresh(skel, clip, t, &mut w.ctx_b, &mut w.b);
     ran && w.a == w.b && in_range(&bone(&w.a, p.hips))
 }

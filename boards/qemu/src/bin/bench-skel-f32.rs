@@ -3,7 +3,6 @@
 #![no_std]
 #![no_main]
 
-
 // Not under clippy: `check.sh --lint` lints every binary, with or without the fixtures.
 #[cfg(all(ossicle_skel_blobs_missing, not(clippy)))]
 compile_error!(
