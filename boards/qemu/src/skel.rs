@@ -56,7 +56,8 @@ const SEEKS: usize = 32;
 /// Blends and local-to-model runs per measurement.
 const U_JOB: usize = 16;
 
-/// The poses and contexts the benchmarks share (10,080 bytes, in `suite`'s frame).
+/// The poses and contexts the benchmarks share (10,080 bytes, in the frame of `lossless_rows` or
+/// `reduced_rows`).
 struct Work<S> {
     a: [Transform3<S>; BONES],
     b: [Transform3<S>; BONES],
@@ -112,7 +113,8 @@ fn advance<S: Scalar>(t: S, dt: S, duration: S) -> S {
     }
 }
 
-/// Bone `i` of `pose` (the identity when out of range, which the checks then fail on).
+/// Bone `i` of `pose` (the identity when out of range, which the probes never are: they come from
+/// `find_bone` on a skeleton of `BONES` bones, as long as the poses are).
 fn bone<S: Scalar>(pose: &[Transform3<S>], i: usize) -> Transform3<S> {
     pose.get(i).copied().unwrap_or(Transform3::IDENTITY)
 }
