@@ -15,13 +15,18 @@
 //!   `samples/scenes/castle.script`;
 //! - the scene benchmark's (`src/bin/bench-scene.rs`), from `scenes/bench.scene.xml` in this folder:
 //!   `OSSICLE_BENCH_SCENE_Q16` and `OSSICLE_BENCH_SCENE_F32`, or `target/blobs/bench-scene-q16.osb`
-//!   and `target/blobs/bench-scene-f32.osb` (it embeds the castle blobs too).
+//!   and `target/blobs/bench-scene-f32.osb` (it embeds the castle blobs too);
+//! - the skeletal benchmarks' (`src/skel.rs`, `src/bin/bench-skel-{f32,q16}.rs`), from Mixamo's SlowRun
+//!   (`../shared/fixtures/eva/SlowRun.eva`, built only when the fixtures are there): lossless
+//!   (`--scalar q16|f32`) and reduced and quantised (`--reduce 0.01 --quantize`), from
+//!   `OSSICLE_SKEL_Q16`, `OSSICLE_SKEL_F32`, `OSSICLE_SKEL_Q16_RQ` and `OSSICLE_SKEL_F32_RQ`, or
+//!   `target/blobs/slowrun-<type>.osb` and `target/blobs/slowrun-<type>-rq.osb`.
 //!
 //! When one of the first two is missing, the `ossicle-qemu` binary does not compile (a
 //! `compile_error!` names what to do); when a sprite blob is missing, neither `ossicle-qemu` nor
 //! `bench-sprite` compiles; when a castle blob or the script is missing, `scene` and `bench-scene`
-//! do not compile, and when a bench scene blob is missing, `bench-scene` does not. The `bench` and
-//! `bench-anim` binaries need no blob.
+//! do not compile, when a bench scene blob is missing, `bench-scene` does not, and when a SlowRun
+//! blob is missing, `bench-skel-f32` and `bench-skel-q16` do not. The `bench` and `bench-anim` binaries need no blob.
 
 use std::env;
 use std::fs;
@@ -108,6 +113,20 @@ fn main() {
             bench_missing.join(", ")
         );
     }
+    println!("cargo::rustc-check-cfg=cfg(ossicle_skel_blobs_missing)");
+    let mut skel_missing = Vec::new();
+    for (var, default, name) in SKEL_BLOBS {
+        if !embed(&manifest, &out, var, default, name) {
+            skel_missing.push(format!("{var} = {}", source(&manifest, var, default).display()));
+        }
+    }
+    if !skel_missing.is_empty() {
+        println!("cargo:rustc-cfg=ossicle_skel_blobs_missing");
+        println!(
+            "cargo:warning=SlowRun blob(s) missing ({}): only bench-skel-f32 and bench-skel-q16 need them; build them with `scripts/qemu/check.sh --blobs-only` (needs the fixtures)",
+            skel_missing.join(", ")
+        );
+    }
     if !missing.is_empty() {
         println!("cargo:rustc-cfg=ossicle_blobs_missing");
         println!(
@@ -147,6 +166,15 @@ const SCENE_FILES: [(&str, &str, &str); 3] = [
 const BENCH_SCENE_BLOBS: [(&str, &str, &str); 2] = [
     ("OSSICLE_BENCH_SCENE_Q16", "target/blobs/bench-scene-q16.osb", "bench-scene-q16.osb"),
     ("OSSICLE_BENCH_SCENE_F32", "target/blobs/bench-scene-f32.osb", "bench-scene-f32.osb"),
+];
+
+/// The skeletal benchmark's blobs, built from `../shared/fixtures/eva/SlowRun.eva` with
+/// `--scalar q16|f32`, lossless and with `--reduce 0.01 --quantize` (`-rq`).
+const SKEL_BLOBS: [(&str, &str, &str); 4] = [
+    ("OSSICLE_SKEL_Q16", "target/blobs/slowrun-q16.osb", "slowrun-q16.osb"),
+    ("OSSICLE_SKEL_F32", "target/blobs/slowrun-f32.osb", "slowrun-f32.osb"),
+    ("OSSICLE_SKEL_Q16_RQ", "target/blobs/slowrun-q16-rq.osb", "slowrun-q16-rq.osb"),
+    ("OSSICLE_SKEL_F32_RQ", "target/blobs/slowrun-f32-rq.osb", "slowrun-f32-rq.osb"),
 ];
 
 /// The file `var` names, or `default` in this folder.

@@ -3,9 +3,10 @@
 # hardware f32) and a Cortex-M0 (QEMU microbit, thumbv6m-none-eabi, soft float): every Scalar
 # function, every ease curve, the update of one tween, motion, sequence or dynamics channel, the
 # update of one sprite player, the sprite blitter per pixel, and the Animator per track, the state
-# machine per update (definitions in RAM, and read in place from a blob) and a whole scene update.
+# machine per update (definitions in RAM, and read in place from a blob), a whole scene update, and
+# the skeletal jobs per joint on Mixamo's SlowRun (when the fixtures are there).
 #
-#   scripts/bench/qemu-insns.sh            # prints six Markdown tables (and the commit measured)
+#   scripts/bench/qemu-insns.sh            # prints seven Markdown tables (and the commit measured)
 #   scripts/bench/qemu-insns.sh --raw DIR  # also keeps the firmware output and plugin logs in DIR
 #
 # How: boards/qemu's `bench` binary (src/bin/bench.rs) runs each benchmark between the marker
@@ -15,7 +16,10 @@
 # of a pool of M objects) / (U*M), nothing subtracted. Sprites (`bench-sprite`, src/bin/bench-sprite.rs):
 # count / U player updates, and count / pixels drawn for the blits (see that file). Animator, state
 # machine and scene (`bench-anim`'s in-RAM definitions, `bench-scene`'s read from a blob,
-# src/bin/bench-scene.rs): count / (U*tracks) per track, count / U per machine or scene update. Counts are
+# src/bin/bench-scene.rs): count / (U*tracks) per track, count / U per machine or scene update. Skeletal
+# jobs (`bench-skel-f32` and `bench-skel-q16`, src/skel.rs: one image per scalar type, as the four SlowRun
+# blobs do not fit one): count / (runs*70) per joint; skipped with a note when the SlowRun blobs are
+# missing (check.sh builds them only when ../shared/fixtures or OSSICLE_FIXTURES has SlowRun.eva). Counts are
 # instructions, not cycles, and are exact and repeatable: re-run after a kernel change and compare.
 # Needs qemu-system-arm (7.2 or newer, with TCG plugin support), gcc, llvm-nm or nm and the two rustup
 # targets; installs the missing ones when it can (apt-get as root, rustup). The sprite and scene
@@ -47,9 +51,17 @@ if command -v rustup >/dev/null 2>&1; then
     done
 fi
 
-# The sprite and scene blobs bench-sprite and bench-scene embed (boards/qemu/target/blobs, built with
-# the host CLI).
+# The sprite, scene and SlowRun blobs bench-sprite, bench-scene and bench-skel-* embed
+# (boards/qemu/target/blobs, built with the host CLI).
 "$ROOT/scripts/qemu/check.sh" --blobs-only >"$WORK/blobs.log" 2>&1 || { cat "$WORK/blobs.log" >&2; exit 1; }
+
+SKEL=1
+for f in slowrun-f32 slowrun-q16 slowrun-f32-rq slowrun-q16-rq; do
+    [[ -f "$BOARD/target/blobs/$f.osb" ]] || SKEL=0
+done
+if [[ $SKEL -eq 0 ]]; then
+    echo "note: the SlowRun blobs are missing (no fixtures: see scripts/qemu/check.sh): no skeletal table" >&2
+fi
 
 PLUGIN="$WORK/insn_count.so"
 gcc -O2 -Wall -shared -fPIC -o "$PLUGIN" "$ROOT/scripts/qemu/plugin/insn_count.c"
@@ -87,8 +99,14 @@ run_machine() { # machine target qemu-args...
     run_bin "$machine" bench-anim "$target" "$@"
     run_bin "$machine" bench-sprite "$target" "$@"
     run_bin "$machine" bench-scene "$target" "$@"
+    local skel=()
+    if [[ $SKEL -eq 1 ]]; then
+        run_bin "$machine" bench-skel-f32 "$target" "$@"
+        run_bin "$machine" bench-skel-q16 "$target" "$@"
+        skel=("$WORK/$machine-bench-skel-f32.tsv" "$WORK/$machine-bench-skel-q16.tsv")
+    fi
     cat "$WORK/$machine-bench.tsv" "$WORK/$machine-bench-anim.tsv" "$WORK/$machine-bench-sprite.tsv" \
-        "$WORK/$machine-bench-scene.tsv" >"$WORK/$machine.tsv"
+        "$WORK/$machine-bench-scene.tsv" "${skel[@]}" >"$WORK/$machine.tsv"
 }
 
 run_machine m4f thumbv7em-none-eabihf -cpu cortex-m4 -machine mps2-an386
@@ -100,8 +118,8 @@ echo "Measured at commit $COMMIT ($(qemu-system-arm --version | head -1), $(rust
 echo
 
 # One table per group: "scalar" (names without a dot), "ease" (ease.*), "sprite" (sprite.*), "blit"
-# (blit.*, type px: one figure per machine), "scene" (animator.*, statemachine.*, scene.*), "update"
-# (everything else).
+# (blit.*, type px: one figure per machine), "scene" (animator.*, statemachine.*, scene.*), "skel"
+# (skel.*), "update" (everything else).
 # Baselines are looked up as the rows come: each binary's empty loops come before its functions.
 table() { # group title
     if [[ $1 == blit ]]; then
@@ -116,7 +134,7 @@ table() { # group title
         # Baselines: the empty loops of each (machine, type, arity).
         $2 ~ /^loop[0-9]$/ { base[m, $1, $3] = $5; next }
         {
-            g = ($2 ~ /^ease\./) ? "ease" : ($2 ~ /^sprite\./) ? "sprite" : ($2 ~ /^blit\./) ? "blit" : ($2 ~ /^(animator|statemachine|scene)\./) ? "scene" : ($2 ~ /\./) ? "update" : "scalar"
+            g = ($2 ~ /^ease\./) ? "ease" : ($2 ~ /^sprite\./) ? "sprite" : ($2 ~ /^blit\./) ? "blit" : ($2 ~ /^(animator|statemachine|scene)\./) ? "scene" : ($2 ~ /^skel\./) ? "skel" : ($2 ~ /\./) ? "update" : "scalar"
             if (g != group) next
             b = ($3 > 0) ? base[m, $1, $3] : 0
             per[m, $1, $2] = ($5 - b) / $4
@@ -126,6 +144,7 @@ table() { # group title
             for (i = 0; i < n; i++) {
                 f = order[i]; name = f
                 if (group == "ease") sub(/^ease\./, "", name)
+                if (group == "skel") sub(/^skel\./, "", name)
                 if (group == "blit") {
                     sub(/^blit\./, "", name)
                     printf "| %s | %.1f | %.1f |\n", name, per["m4f", "px", f], per["m0", "px", f]
@@ -162,3 +181,9 @@ echo
 table scene "Animator, state machine, scene"
 echo
 echo "Instructions per track update (animator.*: count / (U*tracks)), per state-machine update (statemachine.*) and per Scene::update (scene.*): count / U, U = $(awk '$2 == "statemachine.5-transitions" {print $4; exit}' "$WORK/m4f.tsv"); .blob: the clip or machine read in place from an embedded blob (BlobClips, BlobMachine), otherwise built in RAM (SliceClips, SliceMachine); scene.castle.update: the castle (samples/scenes/castle.scene.xml) in a Scene<S, 16, 4, 8>, half a second in."
+if [[ $SKEL -eq 1 ]]; then
+    echo
+    table skel "Skeletal jobs per joint"
+    echo
+    echo "Instructions per joint: count / (runs x 70) on Mixamo's SlowRun (70 bones, 52 animated tracks) read in place from an embedded blob of the row's type (slowrun-<type>.osb lossless; rq.*: slowrun-<type>-rq.osb, --reduce 0.01 --quantize), nlerp, every bone (src/skel.rs): sample-fwd: $(awk '$2 == "skel.sample-fwd" {print $4 / 70; exit}' "$WORK/m4f.tsv") SamplingJob runs at 60 Hz with one persistent SamplingContext; sample-seek: $(awk '$2 == "skel.sample-seek" {print $4 / 70; exit}' "$WORK/m4f.tsv") runs at pseudo-random times; blend2: BlendingJob of two sampled poses (0.7 / 0.3); l2m: LocalToModelJob; frame: two forward samples (SlowRun at t and at t + half its duration, a context each), blend2 and l2m, per frame at 60 Hz."
+fi

@@ -11,7 +11,9 @@
 #    (the workload), and four sprite blobs from the sample sprites with different pixel storage
 #    (boards/qemu/build.rs lists them), printing each sprite's storage report, and the scene
 #    image's castle (samples/scenes/castle.scene.xml, Q16.16 and f32) and the scene
-#    benchmark's definitions (boards/qemu/scenes/bench.scene.xml);
+#    benchmark's definitions (boards/qemu/scenes/bench.scene.xml), and, when the fixtures are there
+#    (../shared/fixtures from the repository, or OSSICLE_FIXTURES), Mixamo's SlowRun for the skeletal
+#    benchmark (f32 and Q16.16, lossless and --reduce 0.01 --quantize; skipped with a note otherwise);
 # 3. builds boards/qemu in release for both targets, with the blobs embedded: the main image
 #    (`ossicle-qemu`) and the scene image (`scene`, a second image: the main one nearly fills the M0's
 #    flash). The release panic handler calls an undefined function, so this build linking IS the
@@ -72,6 +74,20 @@ build_blobs() {
         echo "bench-scene-$enc.osb: ossicle build boards/qemu/scenes/bench.scene.xml --scalar $enc"
         "$bin" build "$BOARD/scenes/bench.scene.xml" -o "$BLOBS/bench-scene-$enc.osb" --scalar "$enc" | sed 's/^/  /'
     done
+    # The skeletal benchmark's SlowRun (boards/qemu/src/skel.rs), only when the fixtures
+    # are there: nothing this script builds or runs needs them (only scripts/bench/qemu-insns.sh does).
+    local fixtures="${OSSICLE_FIXTURES:-$ROOT/../shared/fixtures}"
+    local slowrun="$fixtures/eva/SlowRun.eva"
+    if [[ -f $slowrun ]]; then
+        for enc in q16 f32; do
+            echo "slowrun-$enc.osb: ossicle build $slowrun --scalar $enc"
+            "$bin" build "$slowrun" -o "$BLOBS/slowrun-$enc.osb" --scalar "$enc" | sed 's/^/  /'
+            echo "slowrun-$enc-rq.osb: ossicle build $slowrun --scalar $enc --reduce 0.01 --quantize"
+            "$bin" build "$slowrun" -o "$BLOBS/slowrun-$enc-rq.osb" --scalar "$enc" --reduce 0.01 --quantize | sed 's/^/  /'
+        done
+    else
+        echo "note: $slowrun not found (set OSSICLE_FIXTURES): skipping the SlowRun blobs (only bench-skel-f32 and bench-skel-q16 need them)"
+    fi
 }
 if [[ $BLOBS_ONLY -eq 1 ]]; then
     build_blobs

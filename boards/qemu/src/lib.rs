@@ -1,9 +1,11 @@
 //! Board support for QEMU's Cortex-M machines: semihosting output and exit status, the panic handler,
 //! the stack measurement, the conformance workload (shared with the host test `tests/tests/qemu.rs`),
-//! the sprite play-throughs (shared with `tests/tests/qemu_sprites.rs`) and the benchmark harness.
+//! the sprite play-throughs (shared with `tests/tests/qemu_sprites.rs`), the benchmark harness and the
+//! skeletal benchmarks (`skel`, run by `bench-skel-f32` and `bench-skel-q16`).
 #![no_std]
 
 pub mod bench;
+pub mod skel;
 pub mod sprites;
 pub mod workload;
 
