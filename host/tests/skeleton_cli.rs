@@ -479,14 +479,14 @@ fn bad_exports_fail_with_one_line_and_leave_the_output() {
 
 /// A blob with a one-bone 2D skeleton `flat` and a clip `sway` (one angle key), written by hand.
 fn blob_2d() -> Vec<u8> {
-    use ossicle_format::skeleton::{ChannelRecord, SkelClipBody, SkeletonBody, INTERP_LINEAR};
+    use ossicle_format::skeleton::{pack_channels, ChannelRecord, SkelClipBody, SkeletonBody, INTERP_LINEAR};
     let le = |w: &[u32]| w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
     let mut w = ossicle_format::BlobWriter::new(ossicle_format::ScalarEncoding::F32);
     let (flat, root, sway) = (w.intern("flat"), w.intern("root"), w.intern("sway"));
     let bones = le(&[0xFFFF, root]);
     let rest = le(&[0.0f32, 0.0, 0.0, 1.0, 1.0].map(f32::to_bits));
     w.add_skeleton(&SkeletonBody { name: flat, dimension: 2, bones: &bones, rest: &rest }).unwrap();
-    let channels = le(&[0, 0, 0, 0, ChannelRecord::make_info(1, INTERP_LINEAR, false), 0, 1, 0, 0, 0, 0, 0]);
+    let (entries, channels) = pack_channels(&[[0; 4], [ChannelRecord::make_info(1, INTERP_LINEAR, false), 0, 1, 0], [0; 4]]);
     let data = le(&[0.0f32, 0.5].map(f32::to_bits));
     w.add_skel_clip(&SkelClipBody {
         name: sway,
@@ -495,9 +495,12 @@ fn blob_2d() -> Vec<u8> {
         flags: 0,
         duration: 1f32.to_bits(),
         sample_rate: 0,
+        bones: &entries,
         channels: &channels,
         data: &data,
         quant: &[],
+        times: &[],
+        time_index: &[],
         events: &[],
     })
     .unwrap();
