@@ -231,7 +231,8 @@ fn indexed(e: ScalarEncoding, wide: bool) -> Parts {
     let mut p = parts(e);
     p.times = vec![w(e, 0.0), w(e, 0.5), w(e, 1.0)];
     let idx: [u16; 3] = [0, 2, 1];
-    p.time_index = if wide { idx.iter().flat_map(|i| i.to_le_bytes()).collect() } else { idx.map(|i| i as u8).to_vec() };
+    p.time_index =
+        if wide { idx.iter().flat_map(|i| i.to_le_bytes()).collect() } else { idx.map(|i| i as u8).to_vec() };
     if wide {
         p.flags |= CLIP_FLAG_WIDE_INDEX;
     }
@@ -252,7 +253,10 @@ fn indexed_times_read_back() {
             let c = b.skel_clips().next().unwrap();
             assert_eq!(c.wide_index(), wide);
             assert_eq!(c.time_table().iter().collect::<Vec<_>>(), p.times);
-            assert_eq!((c.time_index_len(), c.time_index(1), c.time_index(2), c.time_index(3)), (3, Some(2), Some(1), None));
+            assert_eq!(
+                (c.time_index_len(), c.time_index(1), c.time_index(2), c.time_index(3)),
+                (3, Some(2), Some(1), None)
+            );
             let r = c.channel(1, 2).unwrap();
             assert!(r.indexed_times() && !c.channel(1, 0).unwrap().indexed_times());
             assert_eq!(r.times, 2);
@@ -282,7 +286,8 @@ fn layout_defects() {
         refused(e, &p, 2, sk(SkeletonDefect::RecordArray { array: "bones", len: 10 }));
 
         // Time table: equal, decreasing, past the duration, negative entries; whole words.
-        for (table, index) in [([0.0, 0.5, 0.5], 2), ([0.0, 0.75, 0.5], 2), ([0.0, 0.5, 1.5], 2), ([-0.5, 0.5, 1.0], 0)] {
+        for (table, index) in [([0.0, 0.5, 0.5], 2), ([0.0, 0.75, 0.5], 2), ([0.0, 0.5, 1.5], 2), ([-0.5, 0.5, 1.0], 0)]
+        {
             let mut p = indexed(e, false);
             p.times = table.iter().map(|&t| w(e, t)).collect();
             refused(e, &p, 2, sk(SkeletonDefect::TimeTable { index }));
@@ -323,7 +328,11 @@ fn a_version_4_blob_with_skeletal_sections_is_refused() {
     b[12..16].copy_from_slice(&crc.to_le_bytes());
     assert_eq!(
         Blob::parse(&b).unwrap_err(),
-        LoadError::UnsupportedVersion { found: 4, oldest: crate::OLDEST_SKELETAL_VERSION, newest: crate::FORMAT_VERSION }
+        LoadError::UnsupportedVersion {
+            found: 4,
+            oldest: crate::OLDEST_SKELETAL_VERSION,
+            newest: crate::FORMAT_VERSION
+        }
     );
     assert_eq!((crate::OLDEST_SKELETAL_VERSION, crate::FORMAT_VERSION), (5, 5));
 }
