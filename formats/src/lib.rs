@@ -57,10 +57,15 @@ use serde::{Deserialize, Serialize};
 pub const MAGIC: [u8; 4] = *b"OSCL";
 /// The format version this crate reads and writes.
 /// Version 2 added [`SectionKind::Sprite`], version 3 [`SectionKind::Scene`], version 4
-/// [`SectionKind::Skeleton`] and [`SectionKind::SkelClip`]; older blobs are still read (a version-1
-/// blob may not hold sprites, a version-2 blob may not hold scenes, a version-3 blob may not hold
-/// skeletal sections).
-pub const FORMAT_VERSION: u16 = 4;
+/// [`SectionKind::Skeleton`] and [`SectionKind::SkelClip`], version 5 changed the skeletal clip
+/// layout (bone entries and records for animated channels only, indexed key times); older blobs are
+/// still read (a version-1 blob may not hold sprites, a version-2 blob may not hold scenes, a
+/// version-3 blob may not hold skeletal sections), except version-4 blobs with skeletal sections,
+/// which are refused with [`LoadError::UnsupportedVersion`] (the version-4 skeletal layout never
+/// shipped; rebuild them).
+pub const FORMAT_VERSION: u16 = 5;
+/// The oldest format version whose skeletal sections this crate reads.
+pub const OLDEST_SKELETAL_VERSION: u16 = 5;
 /// The oldest format version this crate reads.
 pub const OLDEST_READABLE_VERSION: u16 = 1;
 /// The size of the fixed header in bytes.
@@ -337,6 +342,13 @@ impl<'a> Blob<'a> {
             } else if rec.kind == SectionKind::Skeleton as u32 || rec.kind == SectionKind::SkelClip as u32 {
                 if header.version < 4 {
                     return Err(LoadError::UnknownSection { section, kind: rec.kind });
+                }
+                if header.version < OLDEST_SKELETAL_VERSION {
+                    return Err(LoadError::UnsupportedVersion {
+                        found: header.version,
+                        oldest: OLDEST_SKELETAL_VERSION,
+                        newest: FORMAT_VERSION,
+                    });
                 }
                 blob.check_skeletal(i, rec.kind, body)
             } else {

@@ -1,4 +1,4 @@
-//! Skeletal sections (format version 4): [`SectionKind::Skeleton`](crate::SectionKind::Skeleton),
+//! Skeletal sections (format version 5; version 4's clip layout is no longer read): [`SectionKind::Skeleton`](crate::SectionKind::Skeleton),
 //! one per skeleton, and [`SectionKind::SkelClip`](crate::SectionKind::SkelClip), one per skeletal
 //! clip.
 //!
@@ -38,16 +38,27 @@
 //! name         u32 (varint)  string id of the clip's name
 //! skeleton     u32 (varint)  string id of its skeleton's name (a Skeleton section of this blob)
 //! dimension    u8            as its skeleton's (3 or 2)
-//! flags        u8            bit 0: loops; other bits 0
+//! flags        u8            bit 0: loops; bit 1: `time_index` entries are u16 (else u8); other
+//!                            bits 0
 //! duration     u32 (varint)  scalar word: seconds, > 0
 //! sample_rate  u32 (varint)  scalar word: the rate the source stated, Hz, ≥ 0 (informative: keys
 //!                            carry their own times)
-//! channels     bytes         CHANNEL_RECORD_LEN (16) bytes per channel, three per bone in bone order
-//!                            (translation, rotation, scale); the clip's bone count is len / 48, at
-//!                            most its skeleton's bone count
-//! data         bytes         u32 LE words the channel records point into: times, raw values,
+//! bones        bytes         BONE_ENTRY_LEN (4) bytes per bone, a u32 LE: bits 0-2 which channels
+//!                            the bone has records for (bit c: channel c, 0 translation, 1 rotation,
+//!                            2 scale), bits 3-31 the index of its first channel record; the clip's
+//!                            bone count is len / 4, at most its skeleton's bone count
+//! channels     bytes         CHANNEL_RECORD_LEN (16) bytes per *animated* channel, in bone order then
+//!                            channel order: bone b's records start at its entry's index and are
+//!                            one per set mask bit (so every entry's index is the previous entry's
+//!                            plus the previous mask's bit count, the first is 0, and the records
+//!                            are exactly the array); a channel without a record is not animated
+//! data         bytes         u32 LE words the channel records point into: raw times, raw values,
 //!                            quantisation ranges, Hermite tangents
 //! quant        bytes         u16 LE quantised values the channel records point into
+//! times        bytes         the clip's time table: u32 LE scalar words, strictly increasing,
+//!                            within [0, duration] (empty when no channel has indexed times)
+//! time_index   bytes         u8 indices into `times` (u16 LE when flags bit 1 is set) that indexed
+//!                            channels point into
 //! events       bytes         EVENT_RECORD_LEN (8) bytes per event: time (scalar word), name (u32,
 //!                            a string id ≤ 0xFFFF); sorted by time (ties allowed), within
 //!                            [0, duration]
@@ -58,11 +69,12 @@
 //! translation 2, angle 1, scale 2.
 //!
 //! ```text
-//!  0  u32  info    bits 0-23: n (0 = not animated: the bone keeps its rest value, and the other
-//!                  three words are 0); bits 24-25: interpolation (0 Step, 1 Linear, 2 Hermite);
-//!                  bit 26: quantised values; bits 27-31: 0
-//!  4  u32  times   word index in `data` of n time words (seconds, strictly increasing, within
-//!                  [0, duration]); channels with equal times may share one run
+//!  0  u32  info    bits 0-23: n (≥ 1); bits 24-25: interpolation (0 Step, 1 Linear, 2 Hermite);
+//!                  bit 26: quantised values; bit 27: indexed times; bits 28-31: 0
+//!  4  u32  times   raw: word index in `data` of n time words (seconds, strictly increasing,
+//!                  within [0, duration]); indexed: element index in `time_index` of n indices
+//!                  into `times` (strictly increasing, so the times are too); channels with equal
+//!                  times may share one run
 //!  8  u32  values  raw: word index in `data` of n·w scalar words, key after key;
 //!                  quantised: index in `quant` (u16 units) of n·w u16 values, key after key
 //! 12  u32  extra   quantised: word index in `data` of w min words then w extent words (scalar
@@ -72,9 +84,11 @@
 //! ```
 //!
 //! Hermite tangents are raw scalar words, per key its `w` in-tangent components then its `w`
-//! out-tangent components (value units per second). Times are always raw scalar words (not
-//! quantised: a key's time is exact, so `sample` reproduces every key at its own time, and runs of
-//! times are shared between channels instead).
+//! out-tangent components (value units per second). Times are exact scalar words, never quantised
+//! (so `sample` reproduces every key at its own time): stored raw, or as 8- or 16-bit indices into
+//! the clip's table of distinct key times (a reduced clip keeps a subset of its source's sample
+//! times, so one table of them plus a byte per key replaces four bytes per key). Runs of times or
+//! indices are shared between channels.
 //!
 //! A quantised component `c` of a key with stored value `q` (0..=65535) decodes, with that
 //! component's `min` and `extent` words, as [`dequantize`] says: `min + extent × q / 65535`, in
@@ -92,10 +106,11 @@
 //!
 //! # Sizes
 //!
-//! A skeleton costs 8 bytes per bone plus 40 (3D) or 20 (2D) bytes of rest pose. A clip costs 48
-//! bytes of channel records per bone, plus per animated channel `4n` bytes of times (shared runs
-//! once) and `4nw` bytes of raw values, or `2nw + 8w` bytes quantised, plus `8nw` bytes of Hermite
-//! tangents, plus 8 bytes per event.
+//! A skeleton costs 8 bytes per bone plus 40 (3D) or 20 (2D) bytes of rest pose. A clip costs 4
+//! bytes per bone, plus per animated channel a 16-byte record, `4n` bytes of raw times or `n` (`2n`
+//! with u16 indices) bytes of indexed times (shared runs once), and `4nw` bytes of raw values, or
+//! `2nw + 8w` bytes quantised, plus `8nw` bytes of Hermite tangents; plus 4 bytes per entry of the
+//! time table, plus 8 bytes per event.
 
 use crate::{ScalarEncoding, SectionDefect, StringTable, WordView};
 use core::fmt;
@@ -103,6 +118,12 @@ use serde::{Deserialize, Serialize};
 
 /// The size of one bone record in bytes.
 pub const BONE_RECORD_LEN: usize = 8;
+/// The size of one bone entry of a clip in bytes.
+pub const BONE_ENTRY_LEN: usize = 4;
+/// Bone entry: the channel mask bits (bit c: channel c has a record).
+pub const BONE_MASK: u32 = 7;
+/// Bone entry: the first record index's bit position.
+pub const BONE_FIRST_SHIFT: u32 = 3;
 /// The size of one channel record in bytes.
 pub const CHANNEL_RECORD_LEN: usize = 16;
 /// The size of one event record in bytes.
@@ -121,8 +142,12 @@ pub const CHANNEL_COUNT_MASK: u32 = (1 << 24) - 1;
 pub const CHANNEL_INTERP_SHIFT: u32 = 24;
 /// Channel info bit: the values are quantised to u16.
 pub const CHANNEL_QUANTIZED: u32 = 1 << 26;
+/// Channel info bit: the times are indices into the clip's time table.
+pub const CHANNEL_INDEXED_TIMES: u32 = 1 << 27;
 /// Clip flag: the clip loops.
 pub const CLIP_FLAG_LOOP: u8 = 1;
+/// Clip flag: `time_index` entries are u16 LE (else u8).
+pub const CLIP_FLAG_WIDE_INDEX: u8 = 2;
 /// Interpolation code: step.
 pub const INTERP_STEP: u32 = 0;
 /// Interpolation code: linear.
@@ -215,12 +240,18 @@ pub struct SkelClipBody<'a> {
     pub duration: u32,
     /// Sample rate (scalar word).
     pub sample_rate: u32,
-    /// Channel records.
+    /// Bone entries (channel mask, first record).
+    pub bones: &'a [u8],
+    /// Channel records (animated channels only).
     pub channels: &'a [u8],
     /// Data words.
     pub data: &'a [u8],
     /// Quantised u16 values.
     pub quant: &'a [u8],
+    /// The time table (scalar words).
+    pub times: &'a [u8],
+    /// Indices into the time table (u8, or u16 LE with [`CLIP_FLAG_WIDE_INDEX`]).
+    pub time_index: &'a [u8],
     /// Event records.
     pub events: &'a [u8],
 }
@@ -233,7 +264,8 @@ pub struct SkelClipBody<'a> {
 pub enum SkeletonDefect {
     /// An array is not a whole number of its records or elements.
     RecordArray {
-        /// Which array (`"bones"`, `"rest"`, `"channels"`, `"data"`, `"quant"`, `"events"`).
+        /// Which array (`"bones"`, `"rest"`, `"channels"`, `"data"`, `"quant"`, `"times"`,
+        /// `"time_index"`, `"events"`).
         array: &'static str,
         /// Its length in bytes.
         len: usize,
@@ -272,7 +304,7 @@ pub enum SkeletonDefect {
         /// The bone.
         bone: u32,
     },
-    /// The clip's flags byte has bits other than [`CLIP_FLAG_LOOP`].
+    /// The clip's flags byte has bits other than [`CLIP_FLAG_LOOP`] and [`CLIP_FLAG_WIDE_INDEX`].
     Flags {
         /// The byte found.
         found: u8,
@@ -305,8 +337,22 @@ pub enum SkeletonDefect {
         /// The string id of the second's name.
         name: u32,
     },
-    /// A channel's info word has unknown bits or interpolation 3, or an unanimated channel has
-    /// non-zero words.
+    /// A clip's bone entry has a first record index other than the count of records before it,
+    /// or the entries do not account for exactly the channel records.
+    BoneEntry {
+        /// The bone (the bone count when records are left over).
+        bone: u32,
+        /// The entry (the record count when records are left over).
+        entry: u32,
+    },
+    /// An entry of the clip's time table is not finite, outside `[0, duration]`, or not after the
+    /// previous entry.
+    TimeTable {
+        /// The entry.
+        index: u32,
+    },
+    /// A channel's info word has unknown bits, interpolation 3 or no keys, or unused words are
+    /// not 0.
     ChannelInfo {
         /// The bone.
         bone: u32,
@@ -322,7 +368,8 @@ pub enum SkeletonDefect {
         /// The channel.
         channel: u8,
     },
-    /// A key time is not finite, outside `[0, duration]`, or not after the previous key's.
+    /// A key time is not finite, outside `[0, duration]`, or not after the previous key's (for
+    /// indexed times: an index past the time table or not after the previous key's index).
     KeyTime {
         /// The bone.
         bone: u32,
@@ -392,6 +439,13 @@ impl fmt::Display for SkeletonDefect {
                 write!(f, "clip has channels for {clip} bones, its skeleton has {skeleton}")
             }
             Self::DuplicateSkeleton { name } => write!(f, "a second skeleton is named by string {name}"),
+            Self::BoneEntry { bone, entry } => {
+                write!(f, "bone {bone}: entry {entry:#x} does not match the channel records before it")
+            }
+            Self::TimeTable { index } => write!(
+                f,
+                "time table entry {index} is not finite, outside [0, duration] or not after the previous entry"
+            ),
             Self::ChannelInfo { bone, channel, info } => {
                 write!(f, "bone {bone} channel {channel}: invalid info word {info:#x} or unused words not 0")
             }
@@ -646,6 +700,10 @@ impl ChannelRecord {
     pub const fn quantized(&self) -> bool {
         self.info & CHANNEL_QUANTIZED != 0
     }
+    /// Whether the times are indices into the clip's time table.
+    pub const fn indexed_times(&self) -> bool {
+        self.info & CHANNEL_INDEXED_TIMES != 0
+    }
     /// The info word for `count` keys, an interpolation code and the quantised flag.
     pub const fn make_info(count: u32, interpolation: u32, quantized: bool) -> u32 {
         (count & CHANNEL_COUNT_MASK)
@@ -668,8 +726,10 @@ pub struct SkelClipSection<'a> {
     body: SkelClipBody<'a>,
     name_str: &'a str,
     dimension: Dimension,
+    bones: WordView<'a>,
     channels: WordView<'a>,
     data: WordView<'a>,
+    times: WordView<'a>,
     events: WordView<'a>,
     strings: StringTable<'a>,
     encoding: ScalarEncoding,
@@ -688,8 +748,10 @@ impl<'a> SkelClipSection<'a> {
             body: raw,
             name_str,
             dimension,
+            bones: WordView::new(raw.bones),
             channels: WordView::new(raw.channels),
             data: WordView::new(raw.data),
+            times: WordView::new(raw.times),
             events: WordView::new(raw.events),
             strings: *strings,
             encoding,
@@ -705,7 +767,7 @@ impl<'a> SkelClipSection<'a> {
         if strings.get(raw.skeleton).is_none() {
             return Err(SectionDefect::StringRef { string: raw.skeleton, count: strings.len() });
         }
-        if raw.flags & !CLIP_FLAG_LOOP != 0 {
+        if raw.flags & !(CLIP_FLAG_LOOP | CLIP_FLAG_WIDE_INDEX) != 0 {
             return Err(d(SkeletonDefect::Flags { found: raw.flags }));
         }
         let positive = match encoding {
@@ -718,10 +780,13 @@ impl<'a> SkelClipSection<'a> {
         if !finite(encoding, raw.sample_rate) || less(encoding, raw.sample_rate, 0) {
             return Err(d(SkeletonDefect::SampleRate));
         }
-        let arrays: [(&'static str, &[u8], usize); 4] = [
-            ("channels", raw.channels, CHANNEL_RECORD_LEN * CHANNELS_PER_BONE),
+        let arrays: [(&'static str, &[u8], usize); 7] = [
+            ("bones", raw.bones, BONE_ENTRY_LEN),
+            ("channels", raw.channels, CHANNEL_RECORD_LEN),
             ("data", raw.data, 4),
             ("quant", raw.quant, 2),
+            ("times", raw.times, 4),
+            ("time_index", raw.time_index, if this.wide_index() { 2 } else { 1 }),
             ("events", raw.events, EVENT_RECORD_LEN),
         ];
         for (array, bytes, unit) in arrays {
@@ -733,9 +798,35 @@ impl<'a> SkelClipSection<'a> {
         if bones > MAX_BONES {
             return Err(d(SkeletonDefect::ClipBones { clip: bones, skeleton: MAX_BONES }));
         }
+        let mut records = 0u32;
+        for b in 0..bones {
+            let bone = b as u32;
+            let entry = this.bones.get(b).unwrap_or(0);
+            if entry >> BONE_FIRST_SHIFT != records {
+                return Err(d(SkeletonDefect::BoneEntry { bone, entry }));
+            }
+            records += (entry & BONE_MASK).count_ones(); // ≤ 3 × 65,535
+        }
+        let record_count = this.channels.len() / 4;
+        if records as usize != record_count {
+            return Err(d(SkeletonDefect::BoneEntry { bone: bones as u32, entry: record_count as u32 }));
+        }
+        let mut previous: Option<u32> = None;
+        for (i, t) in this.times.iter().enumerate() {
+            let ordered = match previous {
+                Some(p) => less(encoding, p, t),
+                None => !less(encoding, t, 0),
+            };
+            if !finite(encoding, t) || !ordered || less(encoding, raw.duration, t) {
+                return Err(d(SkeletonDefect::TimeTable { index: i as u32 }));
+            }
+            previous = Some(t);
+        }
         for b in 0..bones {
             for c in 0..CHANNELS_PER_BONE {
-                this.check_channel(b, c)?;
+                if this.has_record(b, c) {
+                    this.check_channel(b, c)?;
+                }
             }
         }
         let mut previous = 0u32;
@@ -764,12 +855,9 @@ impl<'a> SkelClipSection<'a> {
         let r = self.channel(b, c).ok_or(range_err)?;
         let n = r.key_count();
         let info_err = d(SkeletonDefect::ChannelInfo { bone, channel, info: r.info });
-        let known = CHANNEL_COUNT_MASK | (3 << CHANNEL_INTERP_SHIFT) | CHANNEL_QUANTIZED;
-        if r.info & !known != 0 || r.interpolation() > INTERP_HERMITE {
+        let known = CHANNEL_COUNT_MASK | (3 << CHANNEL_INTERP_SHIFT) | CHANNEL_QUANTIZED | CHANNEL_INDEXED_TIMES;
+        if r.info & !known != 0 || r.interpolation() > INTERP_HERMITE || n == 0 {
             return Err(info_err);
-        }
-        if n == 0 {
-            return if r.info == 0 && r.times == 0 && r.values == 0 && r.extra == 0 { Ok(()) } else { Err(info_err) };
         }
         let hermite = r.interpolation() == INTERP_HERMITE;
         if !hermite && !r.quantized() && r.extra != 0 {
@@ -779,7 +867,8 @@ impl<'a> SkelClipSection<'a> {
         let n = n as usize;
         let nw = n * w; // n < 2^24, w ≤ 4
         let words = self.data.len();
-        if !run_ok(r.times, n, words) {
+        let times_len = if r.indexed_times() { self.time_index_len() } else { words };
+        if !run_ok(r.times, n, times_len) {
             return Err(range_err);
         }
         let values_ok = if r.quantized() {
@@ -792,17 +881,29 @@ impl<'a> SkelClipSection<'a> {
             return Err(range_err);
         }
         let word = |i: usize| self.data.get(i).unwrap_or(0);
-        let mut previous: Option<u32> = None;
-        for k in 0..n {
-            let t = word(r.times as usize + k);
-            let ordered = match previous {
-                Some(p) => less(encoding, p, t),
-                None => !less(encoding, t, 0),
-            };
-            if !finite(encoding, t) || !ordered || less(encoding, self.body.duration, t) {
-                return Err(d(SkeletonDefect::KeyTime { bone, channel, key: k as u32 }));
+        if r.indexed_times() {
+            // The table is checked (increasing, within the clip): increasing indices into it suffice.
+            let mut previous: Option<u16> = None;
+            for k in 0..n {
+                let i = self.time_index(r.times as usize + k).unwrap_or(u16::MAX);
+                if usize::from(i) >= self.times.len() || previous.is_some_and(|p| p >= i) {
+                    return Err(d(SkeletonDefect::KeyTime { bone, channel, key: k as u32 }));
+                }
+                previous = Some(i);
             }
-            previous = Some(t);
+        } else {
+            let mut previous: Option<u32> = None;
+            for k in 0..n {
+                let t = word(r.times as usize + k);
+                let ordered = match previous {
+                    Some(p) => less(encoding, p, t),
+                    None => !less(encoding, t, 0),
+                };
+                if !finite(encoding, t) || !ordered || less(encoding, self.body.duration, t) {
+                    return Err(d(SkeletonDefect::KeyTime { bone, channel, key: k as u32 }));
+                }
+                previous = Some(t);
+            }
         }
         let mut ranges = [(0u32, 0u32); 4];
         if r.quantized() {
@@ -901,18 +1002,75 @@ impl<'a> SkelClipSection<'a> {
     pub fn sample_rate(&self) -> u32 {
         self.body.sample_rate
     }
-    /// The number of bones it has channels for.
+    /// The number of bones it has entries for.
     pub fn bone_count(&self) -> usize {
-        self.channels.len() / (CHANNELS_PER_BONE * 4)
+        self.bones.len()
     }
-    /// Channel record `c` (0 translation, 1 rotation, 2 scale) of bone `b`.
+    /// The number of channel records (animated channels).
+    pub fn record_count(&self) -> usize {
+        self.channels.len() / 4
+    }
+    /// Whether bone `b`'s channel `c` has a record (is animated).
+    #[inline]
+    pub fn has_record(&self, b: usize, c: usize) -> bool {
+        c < CHANNELS_PER_BONE && self.bones.get(b).is_some_and(|e| e & (1 << c) != 0)
+    }
+    /// Channel record `c` (0 translation, 1 rotation, 2 scale) of bone `b`: `None` when the channel
+    /// has no record (not animated) or `b` is past the clip's bones.
     #[inline]
     pub fn channel(&self, b: usize, c: usize) -> Option<ChannelRecord> {
         if c >= CHANNELS_PER_BONE {
             return None;
         }
-        let [info, times, values, extra] = self.channels.words::<4>(b.checked_mul(12)?.checked_add(c * 4)?)?;
+        let entry = self.bones.get(b)?;
+        let mask = entry & BONE_MASK;
+        if mask & (1 << c) == 0 {
+            return None;
+        }
+        // Records of the channels before `c` (a branch-free count of at most two mask bits, cheaper
+        // than a popcount on cores without one).
+        let before = (mask & 1) * u32::from(c > 0) + ((mask >> 1) & 1) * u32::from(c > 1);
+        let index = ((entry >> BONE_FIRST_SHIFT) as usize).checked_add(before as usize)?;
+        let [info, times, values, extra] = self.channels.words::<4>(index.checked_mul(4)?)?;
         Some(ChannelRecord { info, times, values, extra })
+    }
+    /// The bone entries (a u32 each: channel mask, first record index).
+    pub fn bone_entries(&self) -> WordView<'a> {
+        self.bones
+    }
+    /// The time table.
+    pub fn time_table(&self) -> WordView<'a> {
+        self.times
+    }
+    /// Whether the time indices are u16 (else u8).
+    pub fn wide_index(&self) -> bool {
+        self.body.flags & CLIP_FLAG_WIDE_INDEX != 0
+    }
+    /// The time indices' bytes (u8 each, or u16 LE with [`wide_index`](Self::wide_index)).
+    pub fn time_index_bytes(&self) -> &'a [u8] {
+        self.body.time_index
+    }
+    /// The number of time indices.
+    pub fn time_index_len(&self) -> usize {
+        if self.wide_index() {
+            self.body.time_index.len() / 2
+        } else {
+            self.body.time_index.len()
+        }
+    }
+    /// Time index `i`.
+    #[inline]
+    pub fn time_index(&self, i: usize) -> Option<u16> {
+        let bytes = self.body.time_index;
+        if self.wide_index() {
+            let at = i.checked_mul(2)?;
+            match *bytes.get(at..at.checked_add(2)?)? {
+                [a, b] => Some(u16::from_le_bytes([a, b])),
+                _ => None,
+            }
+        } else {
+            bytes.get(i).map(|&b| u16::from(b))
+        }
     }
     /// The data words.
     pub fn data(&self) -> WordView<'a> {
@@ -944,4 +1102,36 @@ impl<'a> SkelClipSection<'a> {
     pub fn body(&self) -> SkelClipBody<'a> {
         self.body
     }
+}
+
+/// Packs channel records given densely (three per bone, in bone order; an info word of 0 marks a
+/// channel without keys) into a clip's `bones` entries and `channels` records (bytes), for
+/// writers and tests.
+///
+/// ```
+/// use ossicle_format::skeleton::{pack_channels, ChannelRecord, INTERP_LINEAR};
+///
+/// let info = ChannelRecord::make_info(2, INTERP_LINEAR, false);
+/// // Bone 0 animates its rotation only, bone 1 nothing.
+/// let (bones, channels) = pack_channels(&[[0; 4], [info, 0, 2, 0], [0; 4], [0; 4], [0; 4], [0; 4]]);
+/// assert_eq!(bones, [2, 0, 0, 0, 8, 0, 0, 0]); // mask 0b010; bone 1: first record 1, no mask
+/// assert_eq!(channels.len(), 16);
+/// ```
+#[cfg(feature = "std")]
+pub fn pack_channels(dense: &[[u32; 4]]) -> (std::vec::Vec<u8>, std::vec::Vec<u8>) {
+    let mut bones = std::vec::Vec::new();
+    let mut channels = std::vec::Vec::new();
+    let mut first = 0u32;
+    for bone in dense.chunks(CHANNELS_PER_BONE) {
+        let mut mask = 0u32;
+        for (c, r) in bone.iter().enumerate() {
+            if r[0] != 0 {
+                mask |= 1 << c;
+                channels.extend(r.iter().flat_map(|w| w.to_le_bytes()));
+            }
+        }
+        bones.extend(((first << BONE_FIRST_SHIFT) | mask).to_le_bytes());
+        first += mask.count_ones();
+    }
+    (bones, channels)
 }

@@ -30,12 +30,18 @@ struct Parts {
     flags: u8,
     duration: u32,
     rate: u32,
+    /// Dense: three records per bone (info 0: no record), packed with `pack_channels`.
     channels: Vec<[u32; 4]>,
+    /// Replaces the packed bone entries when set.
+    entries: Option<Vec<u32>>,
     data: Vec<u32>,
     quant: Vec<u16>,
+    times: Vec<u32>,
+    time_index: Vec<u8>,
     events: Vec<[u32; 2]>,
-    /// Extra bytes appended to bones, rest, channels, data, quant, events.
-    extra: [usize; 6],
+    /// Extra bytes appended to bones, rest, channels, data, quant, events, the clip's bone
+    /// entries, times, time_index.
+    extra: [usize; 9],
     /// A second skeleton section (a copy of the first).
     second_skeleton: bool,
 }
@@ -100,10 +106,13 @@ fn parts(e: ScalarEncoding) -> Parts {
             [info(2, INTERP_LINEAR, true), T01, 0, B1_R_RANGE],
             [info(1, INTERP_STEP, false), T_HALF, B1_S_VALUES, 0],
         ],
+        entries: None,
         data,
         quant: vec![0, 0, 0, 65535, 0, 0, 65535, 32768],
+        times: Vec::new(),
+        time_index: Vec::new(),
         events: vec![[w(e, 0.25), 4], [w(e, 0.25), 4], [w(e, 1.0), 1]],
-        extra: [0; 6],
+        extra: [0; 9],
         second_skeleton: false,
     }
 }
@@ -120,12 +129,19 @@ fn blob(e: ScalarEncoding, p: &Parts) -> Vec<u8> {
     if p.second_skeleton {
         wr.add_skeleton(&sk).unwrap();
     }
-    let channels: Vec<u32> = p.channels.iter().flatten().copied().collect();
+    let (mut entries, mut channels) = pack_channels(&p.channels);
+    if let Some(e) = &p.entries {
+        entries = bytes32(e, 0);
+    }
+    entries.extend(std::iter::repeat_n(0u8, p.extra[6]));
+    channels.extend(std::iter::repeat_n(0u8, p.extra[2]));
+    let times = bytes32(&p.times, p.extra[7]);
+    let mut time_index = p.time_index.clone();
+    time_index.extend(std::iter::repeat_n(0u8, p.extra[8]));
     let events: Vec<u32> = p.events.iter().flatten().copied().collect();
     let mut quant: Vec<u8> = p.quant.iter().flat_map(|q| q.to_le_bytes()).collect();
     quant.extend(std::iter::repeat_n(0u8, p.extra[4]));
-    let (channels, data, events) =
-        (bytes32(&channels, p.extra[2]), bytes32(&p.data, p.extra[3]), bytes32(&events, p.extra[5]));
+    let (data, events) = (bytes32(&p.data, p.extra[3]), bytes32(&events, p.extra[5]));
     wr.add_skel_clip(&SkelClipBody {
         name: p.clip_name,
         skeleton: p.clip_skeleton,
@@ -133,9 +149,12 @@ fn blob(e: ScalarEncoding, p: &Parts) -> Vec<u8> {
         flags: p.flags,
         duration: p.duration,
         sample_rate: p.rate,
+        bones: &entries,
         channels: &channels,
         data: &data,
         quant: &quant,
+        times: &times,
+        time_index: &time_index,
         events: &events,
     })
     .unwrap();
@@ -173,8 +192,12 @@ fn a_valid_skeleton_and_clip_read_back() {
         assert_eq!((c.duration(), c.sample_rate(), c.bone_count(), c.event_count()), (w(e, 1.0), w(e, 30.0), 2, 3));
         let r = c.channel(1, 1).unwrap();
         assert_eq!((r.key_count(), r.interpolation(), r.quantized(), r.extra), (2, INTERP_LINEAR, true, B1_R_RANGE));
-        assert_eq!(c.channel(0, 1).unwrap().key_count(), 0);
+        assert_eq!((c.channel(0, 1), c.has_record(0, 1), c.has_record(0, 0)), (None, false, true));
         assert_eq!((c.channel(0, 3), c.channel(2, 0)), (None, None));
+        // Bone 0 has a translation record only (mask 0b001, first 0); bone 1 all three from 1.
+        assert_eq!(c.bone_entries().iter().collect::<Vec<_>>(), vec![1, (1 << 3) | 7]);
+        assert_eq!(c.record_count(), 4);
+        assert_eq!(c.channel(1, 2).unwrap().times, T_HALF);
         assert_eq!(c.channel(1, 0).unwrap().tangents(3), Some(B1_T_TANGENTS));
         assert_eq!(r.tangents(4), Some(B1_R_RANGE + 8));
         assert_eq!((c.quant(7), c.quant(8)), (Some(32768), None));
@@ -200,6 +223,118 @@ fn dequantize_is_min_plus_extent_times_q_over_65535() {
     // q = 32768: 32768 × 131072 / 65535 = 65537.0000153 (65535 × 65537 = 2^32 - 1), so
     // (32768 × 131072 + 32767) div 65535 = 65537.
     assert_eq!(dequantize(Q16, min as u32, ext as u32, 32768) as i32, -65536 + 65537);
+}
+
+/// The valid clip with its times indexed: table [0, 0.5, 1], bone 0's translation and bone 1's
+/// rotation at indices [0, 2], bone 1's scale at [1] (u16 indices when `wide`).
+fn indexed(e: ScalarEncoding, wide: bool) -> Parts {
+    let mut p = parts(e);
+    p.times = vec![w(e, 0.0), w(e, 0.5), w(e, 1.0)];
+    let idx: [u16; 3] = [0, 2, 1];
+    p.time_index =
+        if wide { idx.iter().flat_map(|i| i.to_le_bytes()).collect() } else { idx.map(|i| i as u8).to_vec() };
+    if wide {
+        p.flags |= CLIP_FLAG_WIDE_INDEX;
+    }
+    for (ch, at) in [(0, 0), (4, 0), (5, 2)] {
+        p.channels[ch][0] |= CHANNEL_INDEXED_TIMES;
+        p.channels[ch][1] = at;
+    }
+    p
+}
+
+#[test]
+fn indexed_times_read_back() {
+    for e in BOTH {
+        for wide in [false, true] {
+            let p = indexed(e, wide);
+            let bytes = blob(e, &p);
+            let b = Blob::parse(&bytes).unwrap();
+            let c = b.skel_clips().next().unwrap();
+            assert_eq!(c.wide_index(), wide);
+            assert_eq!(c.time_table().iter().collect::<Vec<_>>(), p.times);
+            assert_eq!(
+                (c.time_index_len(), c.time_index(1), c.time_index(2), c.time_index(3)),
+                (3, Some(2), Some(1), None)
+            );
+            let r = c.channel(1, 2).unwrap();
+            assert!(r.indexed_times() && !c.channel(1, 0).unwrap().indexed_times());
+            assert_eq!(r.times, 2);
+        }
+    }
+}
+
+#[test]
+fn layout_defects() {
+    for e in BOTH {
+        // Bone entries: a wrong first index, a mask that claims more records than there are, fewer.
+        let entry = |bone, entry| sk(SkeletonDefect::BoneEntry { bone, entry });
+        let mut p = parts(e);
+        p.entries = Some(vec![1, (2 << 3) | 7]);
+        refused(e, &p, 2, entry(1, (2 << 3) | 7));
+        let mut p = parts(e);
+        p.entries = Some(vec![1 << 3 | 1, (2 << 3) | 7]);
+        refused(e, &p, 2, entry(0, (1 << 3) | 1));
+        let mut p = parts(e);
+        p.entries = Some(vec![3, (2 << 3) | 7]);
+        refused(e, &p, 2, entry(2, 4));
+        let mut p = parts(e);
+        p.entries = Some(vec![1, (1 << 3) | 3]);
+        refused(e, &p, 2, entry(2, 4));
+        let mut p = parts(e);
+        p.extra[6] = 2;
+        refused(e, &p, 2, sk(SkeletonDefect::RecordArray { array: "bones", len: 10 }));
+
+        // Time table: equal, decreasing, past the duration, negative entries; whole words.
+        for (table, index) in [([0.0, 0.5, 0.5], 2), ([0.0, 0.75, 0.5], 2), ([0.0, 0.5, 1.5], 2), ([-0.5, 0.5, 1.0], 0)]
+        {
+            let mut p = indexed(e, false);
+            p.times = table.iter().map(|&t| w(e, t)).collect();
+            refused(e, &p, 2, sk(SkeletonDefect::TimeTable { index }));
+        }
+        let mut p = indexed(e, false);
+        p.extra[7] = 3;
+        refused(e, &p, 2, sk(SkeletonDefect::RecordArray { array: "times", len: 15 }));
+        let mut p = indexed(e, true);
+        p.extra[8] = 1;
+        refused(e, &p, 2, sk(SkeletonDefect::RecordArray { array: "time_index", len: 7 }));
+
+        // Indices: past the table, not increasing, a run past the index array.
+        let mut p = indexed(e, false);
+        p.time_index[1] = 3;
+        refused(e, &p, 2, sk(SkeletonDefect::KeyTime { bone: 0, channel: 0, key: 1 }));
+        let mut p = indexed(e, false);
+        p.time_index[1] = 0;
+        refused(e, &p, 2, sk(SkeletonDefect::KeyTime { bone: 0, channel: 0, key: 1 }));
+        let mut p = indexed(e, true);
+        p.time_index[2] = 0;
+        p.time_index[3] = 1; // index 1 = 256
+        refused(e, &p, 2, sk(SkeletonDefect::KeyTime { bone: 0, channel: 0, key: 1 }));
+        let mut p = indexed(e, false);
+        p.channels[0][1] = 2;
+        refused(e, &p, 2, sk(SkeletonDefect::ChannelRange { bone: 0, channel: 0 }));
+        // Indexed times without a table.
+        let mut p = parts(e);
+        p.channels[0][0] |= CHANNEL_INDEXED_TIMES;
+        refused(e, &p, 2, sk(SkeletonDefect::ChannelRange { bone: 0, channel: 0 }));
+    }
+}
+
+#[test]
+fn a_version_4_blob_with_skeletal_sections_is_refused() {
+    let mut b = blob(F32, &parts(F32));
+    b[4] = 4;
+    let crc = checksum(&b[..12], &b[HEADER_LEN..]);
+    b[12..16].copy_from_slice(&crc.to_le_bytes());
+    assert_eq!(
+        Blob::parse(&b).unwrap_err(),
+        LoadError::UnsupportedVersion {
+            found: 4,
+            oldest: crate::OLDEST_SKELETAL_VERSION,
+            newest: crate::FORMAT_VERSION
+        }
+    );
+    assert_eq!((crate::OLDEST_SKELETAL_VERSION, crate::FORMAT_VERSION), (5, 5));
 }
 
 #[test]
@@ -281,8 +416,8 @@ fn skeleton_defects() {
 fn clip_header_defects() {
     for e in BOTH {
         let mut p = parts(e);
-        p.flags = 3;
-        refused(e, &p, 2, sk(SkeletonDefect::Flags { found: 3 }));
+        p.flags = 5;
+        refused(e, &p, 2, sk(SkeletonDefect::Flags { found: 5 }));
 
         for d in [0.0, -1.0] {
             let mut p = parts(e);
@@ -319,7 +454,7 @@ fn clip_header_defects() {
         p.channels.extend([[0; 4]; 3]);
         refused(e, &p, 2, sk(SkeletonDefect::ClipBones { clip: 3, skeleton: 2 }));
 
-        for (i, (array, len)) in [("channels", 6 * 16 + 1), ("data", DATA_LEN * 4 + 2), ("quant", 17), ("events", 25)]
+        for (i, (array, len)) in [("channels", 4 * 16 + 1), ("data", DATA_LEN * 4 + 2), ("quant", 17), ("events", 25)]
             .into_iter()
             .enumerate()
         {
@@ -343,17 +478,14 @@ fn clip_header_defects() {
 fn channel_defects() {
     let info = ChannelRecord::make_info;
     for e in BOTH {
-        // Unknown info bit, interpolation 3, unused words of an unanimated channel, a stray extra
-        // word on a raw linear channel.
-        for (ch, word) in [(0, 1u32 << 27), (0, 3 << 24)] {
+        // Unknown info bit, interpolation 3, a record without keys, a stray extra word on a raw
+        // linear channel.
+        for (ch, word) in [(0, 1u32 << 28), (0, 3 << 24)] {
             let mut p = parts(e);
             p.channels[ch][0] |= word;
             let info = p.channels[ch][0];
             refused(e, &p, 2, sk(SkeletonDefect::ChannelInfo { bone: 0, channel: 0, info }));
         }
-        let mut p = parts(e);
-        p.channels[1][2] = 5;
-        refused(e, &p, 2, sk(SkeletonDefect::ChannelInfo { bone: 0, channel: 1, info: 0 }));
         let mut p = parts(e);
         p.channels[1][0] = info(0, INTERP_HERMITE, false);
         refused(e, &p, 2, sk(SkeletonDefect::ChannelInfo { bone: 0, channel: 1, info: p.channels[1][0] }));

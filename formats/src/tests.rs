@@ -83,9 +83,9 @@ fn refuses_each_header_defect() {
 #[test]
 fn version_error_names_both_versions() {
     let mut b = sample(ScalarEncoding::F32);
-    b[4] = 5;
+    b[4] = 6;
     let msg = std::format!("{}", Blob::parse(&b).unwrap_err());
-    assert!(msg.contains("version 5") && msg.contains("versions 1 to 4"), "{msg}");
+    assert!(msg.contains("version 6") && msg.contains("versions 1 to 5"), "{msg}");
 }
 
 #[test]

@@ -6,8 +6,9 @@
 //! children, key times strictly increasing within [0, duration], value and tangent lengths.
 //!
 //! Each input is loaded as it is and with its header's length and CRC repaired, so the fuzzer
-//! reaches the skeletal section parser behind the checksum. Seeds: a two-bone EVA
-//! (host/tests/data/two_bones.eva) built lossless f32 and quantised Q16.16 (fuzz/seeds/skel_blob).
+//! reaches the skeletal section parser behind the checksum. Seeds (fuzz/seeds/skel_blob): a two-bone
+//! EVA (host/tests/data/two_bones.eva) built lossless f32, quantised Q16.16, and reduced and
+//! quantised f32 (key times as indices into the clip's time table).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

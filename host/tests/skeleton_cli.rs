@@ -178,7 +178,7 @@ fn the_fixtures_build_directly_and_inspect_lists_them() {
             let o = ossicle(&["inspect", s(&out), "--json"]);
             ok(&o);
             let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-            assert_eq!(v["version"], 4);
+            assert_eq!(v["version"], ossicle_format::FORMAT_VERSION);
             assert_eq!(v["skeletons"][0]["name"], name);
             assert_eq!(v["skeletons"][0]["bones"].as_array().unwrap().len(), sk.bones.len());
             assert_eq!(v["skeletons"][0]["bones"][1]["name"], "mixamorig:Hips");
@@ -479,14 +479,15 @@ fn bad_exports_fail_with_one_line_and_leave_the_output() {
 
 /// A blob with a one-bone 2D skeleton `flat` and a clip `sway` (one angle key), written by hand.
 fn blob_2d() -> Vec<u8> {
-    use ossicle_format::skeleton::{ChannelRecord, SkelClipBody, SkeletonBody, INTERP_LINEAR};
+    use ossicle_format::skeleton::{pack_channels, ChannelRecord, SkelClipBody, SkeletonBody, INTERP_LINEAR};
     let le = |w: &[u32]| w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
     let mut w = ossicle_format::BlobWriter::new(ossicle_format::ScalarEncoding::F32);
     let (flat, root, sway) = (w.intern("flat"), w.intern("root"), w.intern("sway"));
     let bones = le(&[0xFFFF, root]);
     let rest = le(&[0.0f32, 0.0, 0.0, 1.0, 1.0].map(f32::to_bits));
     w.add_skeleton(&SkeletonBody { name: flat, dimension: 2, bones: &bones, rest: &rest }).unwrap();
-    let channels = le(&[0, 0, 0, 0, ChannelRecord::make_info(1, INTERP_LINEAR, false), 0, 1, 0, 0, 0, 0, 0]);
+    let (entries, channels) =
+        pack_channels(&[[0; 4], [ChannelRecord::make_info(1, INTERP_LINEAR, false), 0, 1, 0], [0; 4]]);
     let data = le(&[0.0f32, 0.5].map(f32::to_bits));
     w.add_skel_clip(&SkelClipBody {
         name: sway,
@@ -495,11 +496,72 @@ fn blob_2d() -> Vec<u8> {
         flags: 0,
         duration: 1f32.to_bits(),
         sample_rate: 0,
+        bones: &entries,
         channels: &channels,
         data: &data,
         quant: &[],
+        times: &[],
+        time_index: &[],
         events: &[],
     })
     .unwrap();
     w.finish().unwrap()
+}
+
+/// The v5 clip layout on the fixtures: records only for animated channels; a reduced clip's key
+/// times as one byte per key into a table of its distinct times (each an exact source time); a
+/// lossless clip's the same way or as shared runs of raw words, whichever is smaller.
+#[test]
+fn the_fixtures_store_records_for_animated_channels_and_reduced_times_as_indices() {
+    let Some(dir) = fixtures() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    for name in CLIPS {
+        let src = eva_path(&dir, name);
+        let (_, source) = parse_eva(&src);
+        for (label, reduce) in [("lossless", false), ("reduced", true)] {
+            let out = tmp.path().join(format!("{name}-{label}.osb"));
+            let mut args = vec!["build", "-o", s(&out), s(&src), "--scalar", "f32"];
+            if reduce {
+                args.extend(["--reduce", "0.01", "--quantize"]);
+            }
+            ok(&ossicle(&args));
+            let (_, clip) = decode(&out, name);
+            let channels: Vec<Vec<f64>> = clip
+                .tracks
+                .iter()
+                .flat_map(|t| {
+                    [
+                        t.translation.iter().map(|k| k.time).collect::<Vec<f64>>(),
+                        t.rotation.iter().map(|k| k.time).collect(),
+                        t.scale.iter().map(|k| k.time).collect(),
+                    ]
+                })
+                .filter(|t| !t.is_empty())
+                .collect();
+            let keys: usize = channels.iter().map(Vec::len).sum();
+            let mut distinct: Vec<f64> = channels.iter().flatten().copied().collect();
+            distinct.sort_by(f64::total_cmp);
+            distinct.dedup();
+            // Every decoded time is a source key time, as f32.
+            let source_times: Vec<f32> =
+                source.tracks.iter().flat_map(|t| t.rotation.iter().map(|k| k.time as f32)).collect();
+            assert!(distinct.iter().all(|&t| source_times.contains(&(t as f32))), "{name} {label}");
+            let bytes = std::fs::read(&out).unwrap();
+            let asset = ossicle::asset::Asset::load(&bytes).unwrap();
+            let c = asset.skel_clip_named(name).unwrap();
+            let sec = c.section();
+            assert_eq!((sec.bone_count(), sec.record_count()), (70, channels.len()), "{name} {label}");
+            // The table (when used) is the clip's distinct key times; a reduced clip always uses it.
+            let table: Vec<f64> = sec.time_table().iter().map(|w| f64::from(f32::from_bits(w))).collect();
+            if reduce || !table.is_empty() {
+                assert!(distinct.len() <= 256 && !sec.wide_index());
+                assert_eq!(table, distinct, "{name} {label}");
+                assert!(sec.time_index_len() <= keys, "{name} {label}: at most one index byte per key");
+            }
+            if reduce {
+                // Table words plus index bytes: under half of four bytes per key.
+                assert!(2 * (4 * table.len() + sec.time_index_len()) < 4 * keys, "{name}");
+            }
+        }
+    }
 }

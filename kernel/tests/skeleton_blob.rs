@@ -1,7 +1,8 @@
 //! Skeletons and skeletal clips read in place from a blob ([`BlobSkeleton`], [`BlobSkelClip`])
 //! return exactly what equal in-RAM sources ([`SliceSkeleton`], [`SliceSkelClip`]) return: every
 //! bone, every channel, every key, every tangent and every event, in f32 and Q16.16 blobs. The blob
-//! is written word by word here from the layout in `ossicle_format::skeleton`; quantised values are
+//! is written word by word here from the layout in `ossicle_format::skeleton` (key times raw, or
+//! as u8 or u16 indices into a time table); quantised values are
 //! expected as the layout's formula computed in this test (and within half a quantisation step,
 //! in f64, of the value that was quantised).
 
@@ -12,7 +13,10 @@ use ossicle::skeleton::{
     SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,
 };
 use ossicle::{Scalar, Q16};
-use ossicle_format::skeleton::{ChannelRecord, SkelClipBody, SkeletonBody, INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP};
+use ossicle_format::skeleton::{
+    pack_channels, ChannelRecord, SkelClipBody, SkeletonBody, CHANNEL_INDEXED_TIMES, CLIP_FLAG_WIDE_INDEX,
+    INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP,
+};
 use ossicle_format::BlobWriter;
 
 fn le(words: &[u32]) -> Vec<u8> {
@@ -53,12 +57,25 @@ struct Built<S> {
     events: Vec<ClipEvent<S>>,
 }
 
+/// How the test blob stores key times.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Times {
+    /// Raw words in `data`.
+    Raw,
+    /// u8 indices into a table of the clip's distinct key times.
+    Index8,
+    /// u16 indices into a table that also holds 300 unused times before the first used non-zero
+    /// one (so indices above 255 are read).
+    Index16,
+}
+
 /// Writes a skeleton `rig` (bones with parents, lods, rest words) and a clip `walk` of `dim`.
 fn build<S: Scalar>(
     dim: Dimension,
     bones: &[(u16, u8, &str, Vec<f64>)],
     channels: Vec<[Option<Ch>; 3]>,
     events: &[(f64, &str)],
+    mode: Times,
 ) -> Built<S> {
     let word = |v: f64| S::from_f64(v).to_blob_bits();
     let mut w = BlobWriter::new(S::ENCODING);
@@ -73,7 +90,8 @@ fn build<S: Scalar>(
     }
     let (bone_bytes, rest_bytes) = (le(&bone_words), le(&rest));
     w.add_skeleton(&SkeletonBody { name: rig, dimension: dim as u8, bones: &bone_bytes, rest: &rest_bytes }).unwrap();
-    let mut records = Vec::new();
+    let mut records: Vec<[u32; 4]> = Vec::new();
+    let mut pending: Vec<(usize, Vec<f64>)> = Vec::new();
     let mut data: Vec<u32> = Vec::new();
     let mut quant: Vec<u16> = Vec::new();
     let mut expected = Vec::new();
@@ -81,13 +99,19 @@ fn build<S: Scalar>(
         let mut exp: [Expected<S>; 3] = [None, None, None];
         for (c, ch) in bone.into_iter().enumerate() {
             let Some(ch) = ch else {
-                records.extend([0, 0, 0, 0]);
+                records.push([0; 4]);
                 continue;
             };
             let width = dim.width(c);
             let n = ch.times.len();
-            let times_at = data.len() as u32;
-            data.extend(ch.times.iter().map(|&t| word(t)));
+            let times_at = if mode == Times::Raw {
+                let at = data.len() as u32;
+                data.extend(ch.times.iter().map(|&t| word(t)));
+                at
+            } else {
+                pending.push((records.len(), ch.times.clone()));
+                0
+            };
             let interp = match ch.interp {
                 INTERP_STEP => Interpolation::Step,
                 INTERP_LINEAR => Interpolation::Linear,
@@ -132,7 +156,7 @@ fn build<S: Scalar>(
             if ch.interp == INTERP_HERMITE {
                 data.extend(ch.tangents.iter().map(|&v| word(v)));
             }
-            records.extend([
+            records.push([
                 ChannelRecord::make_info(n as u32, ch.interp, ch.quant.is_some()),
                 times_at,
                 values_at,
@@ -150,18 +174,44 @@ fn build<S: Scalar>(
         event_words.extend([word(t), id]);
         evs.push(ClipEvent { time: S::from_f64(t), name: id as u16 });
     }
+    // The time table: every distinct key time (plus, for u16 indices, 300 unused ones), sorted.
+    let mut table: Vec<f64> = pending.iter().flat_map(|(_, t)| t.iter().copied()).collect();
+    if mode == Times::Index16 {
+        table.extend((1..=300).map(|i| f64::from(i) * 0.0005));
+    }
+    table.sort_by(f64::total_cmp);
+    table.dedup();
+    let mut index: Vec<u8> = Vec::new();
+    for (r, times) in &pending {
+        let wide = mode == Times::Index16;
+        records[*r][0] |= CHANNEL_INDEXED_TIMES;
+        records[*r][1] = (if wide { index.len() / 2 } else { index.len() }) as u32;
+        for t in times {
+            let i = table.iter().position(|x| x == t).unwrap() as u16;
+            if wide {
+                index.extend(i.to_le_bytes());
+            } else {
+                index.push(u8::try_from(i).unwrap());
+            }
+        }
+    }
+    let table_words: Vec<u32> = table.iter().map(|&t| word(t)).collect();
+    let (entries, rec_bytes) = pack_channels(&records);
     let qbytes: Vec<u8> = quant.iter().flat_map(|q| q.to_le_bytes()).collect();
-    let (rec_bytes, data_bytes, ev_bytes) = (le(&records), le(&data), le(&event_words));
+    let (data_bytes, ev_bytes, table_bytes) = (le(&data), le(&event_words), le(&table_words));
     w.add_skel_clip(&SkelClipBody {
         name: walk,
         skeleton: rig,
         dimension: dim as u8,
-        flags: 1,
+        flags: 1 | if mode == Times::Index16 { CLIP_FLAG_WIDE_INDEX } else { 0 },
         duration: word(2.0),
         sample_rate: word(30.0),
+        bones: &entries,
         channels: &rec_bytes,
         data: &data_bytes,
         quant: &qbytes,
+        times: &table_bytes,
+        time_index: &index,
         events: &ev_bytes,
     })
     .unwrap();
@@ -221,7 +271,7 @@ fn slice_parts<S: Scalar>(b: &Built<S>) -> Vec<[Option<ChannelData<&[S]>>; 3]> {
         .collect()
 }
 
-fn clip_3d<S: Scalar>() -> Built<S> {
+fn clip_3d<S: Scalar>(mode: Times) -> Built<S> {
     let ident = vec![0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0];
     let bones = [
         (0xFFFF, 0, "root", ident.clone()),
@@ -253,13 +303,26 @@ fn clip_3d<S: Scalar>() -> Built<S> {
         ],
         [None, None, None],
     ];
-    build::<S>(Dimension::D3, &bones, channels, &[(0.0, "start"), (1.0, "step"), (1.0, "step"), (2.0, "end")])
+    build::<S>(Dimension::D3, &bones, channels, &[(0.0, "start"), (1.0, "step"), (1.0, "step"), (2.0, "end")], mode)
 }
 
 fn blob_3d_equals_slice<S: Scalar>() {
-    let b = clip_3d::<S>();
+    for mode in [Times::Index8, Times::Index16] {
+        let b = clip_3d::<S>(mode);
+        let asset = Asset::load(&b.bytes).unwrap();
+        let clip = asset.skel_clip_named("walk").unwrap();
+        let table = clip.section().time_table().len();
+        assert_eq!(table, if mode == Times::Index8 { 6 } else { 306 }, "{mode:?}");
+        assert_eq!(clip.section().wide_index(), mode == Times::Index16);
+        let parts = slice_parts(&b);
+        let tracks: Vec<SliceTrack<'_, S>> = parts.iter().map(|c| SliceTrack { channels: *c }).collect();
+        let slice = SliceSkelClip { duration: S::TWO, looping: true, tracks: &tracks, events: &b.events };
+        assert_same_clip::<S, Transform3<S>>(&clip, &slice);
+    }
+    let b = clip_3d::<S>(Times::Raw);
     let asset = Asset::load(&b.bytes).unwrap();
     let clip = asset.skel_clip_named("walk").unwrap();
+    assert_eq!(clip.section().time_table().len(), 0);
     assert_eq!((clip.name(), clip.skeleton_name(), clip.dimension()), ("walk", Some("rig"), Dimension::D3));
     assert_eq!(clip.sample_rate::<S>(), S::from_i32(30));
     assert_eq!((clip.event_name(1), clip.event_name(4)), (Some("step"), None));
@@ -308,7 +371,7 @@ fn blob_3d_equals_slice<S: Scalar>() {
     assert_eq!(SkeletonSource::<S, Transform2<S>>::rest(&skel, 1), Transform2::IDENTITY);
 }
 
-fn clip_2d<S: Scalar>() -> Built<S> {
+fn clip_2d<S: Scalar>(mode: Times) -> Built<S> {
     let bones = [(0xFFFF, 0, "hip", vec![1.0, 2.0, 0.5, 1.0, 1.0]), (0, 1, "leg", vec![0.0, -3.0, -0.25, 1.0, 2.0])];
     let angle = raw(INTERP_LINEAR, &[0.0, 1.0, 2.0], &[0.0, 1.5, -1.5], &[]);
     let move_q = Some(Ch {
@@ -319,11 +382,20 @@ fn clip_2d<S: Scalar>() -> Built<S> {
         quant: Some((vec![0, 65535, 65535, 12345], vec![(-4.0, 8.0), (-1.0, 3.0)])),
     });
     let channels = vec![[move_q, None, None], [None, angle, raw(INTERP_STEP, &[0.5], &[1.0, 3.0], &[])]];
-    build::<S>(Dimension::D2, &bones, channels, &[])
+    build::<S>(Dimension::D2, &bones, channels, &[], mode)
 }
 
 fn blob_2d_equals_slice<S: Scalar>() {
-    let b = clip_2d::<S>();
+    for mode in [Times::Index8, Times::Index16] {
+        let b = clip_2d::<S>(mode);
+        let asset = Asset::load(&b.bytes).unwrap();
+        let clip = asset.skel_clips().next().unwrap();
+        let parts = slice_parts(&b);
+        let tracks: Vec<SliceTrack<'_, S>> = parts.iter().map(|c| SliceTrack { channels: *c }).collect();
+        let slice = SliceSkelClip { duration: S::TWO, looping: true, tracks: &tracks, events: &[] };
+        assert_same_clip::<S, Transform2<S>>(&clip, &slice);
+    }
+    let b = clip_2d::<S>(Times::Raw);
     let asset = Asset::load(&b.bytes).unwrap();
     let clip = asset.skel_clips().next().unwrap();
     assert_eq!(clip.dimension(), Dimension::D2);
@@ -367,7 +439,7 @@ fn blob_2d_clip_and_skeleton_equal_slices_q16() {
 
 #[test]
 fn read_with_the_other_scalar_type_a_blob_has_nothing() {
-    let b = clip_3d::<f32>();
+    let b = clip_3d::<f32>(Times::Index8);
     let asset = Asset::load(&b.bytes).unwrap();
     let clip = asset.skel_clip_named("walk").unwrap();
     assert!(clip.check::<f32>().is_ok());

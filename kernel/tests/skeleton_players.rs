@@ -846,7 +846,7 @@ fn players_follow_markers<S: Scalar>() {
 /// events with names from the blob's string table, root motion across the loop end.
 fn blob_clip<S: Scalar>() {
     use ossicle::asset::Asset;
-    use ossicle_format::skeleton::{ChannelRecord, SkelClipBody, SkeletonBody, INTERP_LINEAR};
+    use ossicle_format::skeleton::{pack_channels, ChannelRecord, SkelClipBody, SkeletonBody, INTERP_LINEAR};
     use ossicle_format::BlobWriter;
     let le = |w: &[u32]| w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
     let word = |v: f64| S::from_f64(v).to_blob_bits();
@@ -859,7 +859,7 @@ fn blob_clip<S: Scalar>() {
     w.add_skeleton(&SkeletonBody { name: rig, dimension: 3, bones: &bones, rest: &rest }).unwrap();
     // Translation x 0 → 10 over the 1 s loop: times at word 0, values at word 2.
     let info = ChannelRecord::make_info(2, INTERP_LINEAR, false);
-    let channels = le(&[info, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    let (entries, channels) = pack_channels(&[[info, 0, 2, 0], [0; 4], [0; 4]]);
     let data = le(&[0.0, 1.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0].map(word));
     let events = le(&[word(0.25), left, word(0.75), right]);
     w.add_skel_clip(&SkelClipBody {
@@ -869,9 +869,12 @@ fn blob_clip<S: Scalar>() {
         flags: 1,
         duration: word(1.0),
         sample_rate: word(30.0),
+        bones: &entries,
         channels: &channels,
         data: &data,
         quant: &[],
+        times: &[],
+        time_index: &[],
         events: &events,
     })
     .unwrap();

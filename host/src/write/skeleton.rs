@@ -11,8 +11,12 @@
 //!
 //! # Encoding
 //!
-//! Keys are stored as they are: every key time as a raw scalar word (runs of identical time words
-//! are stored once and shared between channels), every channel linear. Values are raw scalar
+//! Keys are stored as they are, every channel linear; a record only for each animated channel.
+//! Key times are exact: either every channel's times are indices (u8 when the clip has at most 256
+//! distinct key times, else u16) into the clip's table of its distinct time words, or every
+//! channel's times are raw scalar words, whichever is smaller (identical runs of indices or of
+//! time words are stored once and shared between channels; a reduced clip, whose channels keep
+//! different subsets of the source's sample times, takes the table). Values are raw scalar
 //! words (lossless in f32 blobs; rounded to the nearest 2^-16 in Q16.16 blobs), or, with
 //! [`SkelOptions::quantize`], 16-bit quantised per channel component over the component's
 //! `[min, max]` range for every channel of at least [`QUANTIZE_MIN_KEYS`] keys (a shorter channel is
@@ -26,8 +30,8 @@ use crate::error::HostError;
 use crate::ir::{SkelClipIr, SkeletonIr};
 use crate::sources::evac;
 use ossicle_format::skeleton::{
-    dequantize, ChannelRecord, Dimension, SkelClipBody, SkeletonBody, CLIP_FLAG_LOOP, INTERP_LINEAR, MAX_BONES,
-    MAX_CHANNEL_KEYS, NO_PARENT,
+    dequantize, pack_channels, ChannelRecord, Dimension, SkelClipBody, SkeletonBody, CHANNEL_INDEXED_TIMES,
+    CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, INTERP_LINEAR, MAX_BONES, MAX_CHANNEL_KEYS, NO_PARENT,
 };
 use ossicle_format::{BlobWriter, ScalarEncoding};
 use std::collections::HashMap;
@@ -176,7 +180,8 @@ pub fn encode_skel_clip(
     let mut records = vec![[0u32; 4]; bone_count * 3];
     let mut data: Vec<u32> = Vec::new();
     let mut quant: Vec<u16> = Vec::new();
-    let mut time_runs: HashMap<Vec<u32>, u32> = HashMap::new();
+    // Per record (index into `records`), its time words; placed once every channel is known.
+    let mut channel_times: Vec<(usize, Vec<u32>)> = Vec::new();
     let mut report = SkelClipReport {
         name: clip.name.clone(),
         skeleton: sk.name.clone(),
@@ -230,15 +235,6 @@ pub fn encode_skel_clip(
                 }
                 times.push(tw);
             }
-            let times_at = match time_runs.get(&times) {
-                Some(&at) => at,
-                None => {
-                    let at = data.len() as u32;
-                    data.extend(&times);
-                    time_runs.insert(times, at);
-                    at
-                }
-            };
             let width = keys.values.first().map_or(0, |v| v.len());
             let mut raw = Vec::with_capacity(n * width);
             for (k, v) in keys.values.iter().enumerate() {
@@ -280,27 +276,91 @@ pub fn encode_skel_clip(
                 let e = (x - encoding.decode_f64(d)).abs();
                 report.max_error[c] = report.max_error[c].max(e);
             }
-            records[bone * 3 + c] = [info, times_at, values_at, extra];
+            records[bone * 3 + c] = [info, 0, values_at, extra];
+            channel_times.push((bone * 3 + c, times));
         }
     }
-    let records: Vec<u32> = records.into_iter().flatten().collect();
+    let times = place_times(encoding, &channel_times, &mut records, &mut data);
+    let (bones, channels) = pack_channels(&records);
     let qbytes: Vec<u8> = quant.iter().flat_map(|q| q.to_le_bytes()).collect();
-    let (channels, data) = (le(&records), le(&data));
+    let data = le(&data);
+    let flags = if clip.looping { CLIP_FLAG_LOOP } else { 0 } | if times.wide { CLIP_FLAG_WIDE_INDEX } else { 0 };
     let body = SkelClipBody {
         name,
         skeleton,
         dimension: Dimension::D3 as u8,
-        flags: if clip.looping { CLIP_FLAG_LOOP } else { 0 },
+        flags,
         duration,
         sample_rate,
+        bones: &bones,
         channels: &channels,
         data: &data,
         quant: &qbytes,
+        times: &times.table,
+        time_index: &times.index,
         events: &[],
     };
     report.section_bytes = postcard::to_stdvec(&body).map(|b| b.len()).unwrap_or(0);
     w.add_skel_clip(&body).map_err(|e| err(e.to_string()))?;
     Ok(report)
+}
+
+/// A clip's time table and indices (both empty when the times are raw).
+struct PlacedTimes {
+    table: Vec<u8>,
+    index: Vec<u8>,
+    wide: bool,
+}
+
+/// Places every channel's time words (`channel_times`: record index, words): indexed into a table
+/// of the clip's distinct time words, or raw in `data`, whichever is smaller (identical runs
+/// shared); sets the records' times field and indexed bit.
+fn place_times(
+    encoding: ScalarEncoding,
+    channel_times: &[(usize, Vec<u32>)],
+    records: &mut [[u32; 4]],
+    data: &mut Vec<u32>,
+) -> PlacedTimes {
+    let mut distinct: Vec<u32> = channel_times.iter().flat_map(|(_, t)| t.iter().copied()).collect();
+    distinct.sort_by(|&a, &b| encoding.decode_f64(a).total_cmp(&encoding.decode_f64(b)));
+    distinct.dedup();
+    let mut raw_runs: HashMap<&[u32], ()> = HashMap::new();
+    let raw_bytes: usize =
+        channel_times.iter().filter(|(_, t)| raw_runs.insert(t, ()).is_none()).map(|(_, t)| 4 * t.len()).sum();
+    let wide = distinct.len() > 256;
+    let position: HashMap<u32, u16> = distinct.iter().enumerate().map(|(i, &w)| (w, i as u16)).collect();
+    let indexed_bytes = 4 * distinct.len() + raw_bytes / 4 * if wide { 2 } else { 1 };
+    if distinct.len() > usize::from(u16::MAX) + 1 || indexed_bytes >= raw_bytes {
+        let mut runs: HashMap<&[u32], u32> = HashMap::new();
+        for (r, t) in channel_times {
+            let at = *runs.entry(t).or_insert_with(|| {
+                let at = data.len() as u32;
+                data.extend(t);
+                at
+            });
+            records[*r][1] = at;
+        }
+        return PlacedTimes { table: Vec::new(), index: Vec::new(), wide: false };
+    }
+    let mut index: Vec<u8> = Vec::new();
+    let mut runs: HashMap<&[u32], u32> = HashMap::new();
+    for (r, t) in channel_times {
+        let at = *runs.entry(t).or_insert_with(|| {
+            let at = (index.len() / if wide { 2 } else { 1 }) as u32;
+            for w in t {
+                let i = position.get(w).copied().unwrap_or(0);
+                if wide {
+                    index.extend(i.to_le_bytes());
+                } else {
+                    index.push(i as u8);
+                }
+            }
+            at
+        });
+        records[*r][0] |= CHANNEL_INDEXED_TIMES;
+        records[*r][1] = at;
+    }
+    PlacedTimes { table: le(&distinct), index, wide }
 }
 
 /// A quantised channel: per-component (min word, extent word) ranges, and the u16 values.

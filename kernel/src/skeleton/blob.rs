@@ -1,7 +1,7 @@
 //! Skeletons and skeletal clips read in place from a blob: [`BlobSkeleton`] (a
 //! [`SkeletonSource`]) and [`BlobSkelClip`] (a [`SkelClipSource`] whose values are read through
 //! [`BlobScalars`]). Nothing is copied: every read decodes little-endian words (or 16-bit
-//! quantised values) where the blob lies, in RAM, flash or XIP memory. The layout is
+//! quantised values, or 8/16-bit indices into a clip's time table) where the blob lies, in RAM, flash or XIP memory. The layout is
 //! `ossicle_format::skeleton`'s; [`Asset::load`](crate::asset::Asset::load) has validated every
 //! word these readers use.
 //!
@@ -15,7 +15,7 @@
 //!
 //! ```
 //! # use ossicle_format::{BlobWriter, ScalarEncoding};
-//! # use ossicle_format::skeleton::{ChannelRecord, SkelClipBody, SkeletonBody, INTERP_LINEAR};
+//! # use ossicle_format::skeleton::{pack_channels, ChannelRecord, SkelClipBody, SkeletonBody, INTERP_LINEAR};
 //! # let words = |v: &[f32]| v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect::<Vec<u8>>();
 //! # let mut w = BlobWriter::new(ScalarEncoding::F32);
 //! # let (rig, root, walk) = (w.intern("rig"), w.intern("root"), w.intern("walk"));
@@ -23,11 +23,11 @@
 //! # let rest = words(&[0., 0., 0., 0., 0., 0., 1., 1., 1., 1.]);
 //! # w.add_skeleton(&SkeletonBody { name: rig, dimension: 3, bones: &bones, rest: &rest }).unwrap();
 //! # let info = ChannelRecord::make_info(2, INTERP_LINEAR, false);
-//! # let channels: Vec<u8> = [info, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0].iter().flat_map(|x| x.to_le_bytes()).collect();
+//! # let (entries, channels) = pack_channels(&[[info, 0, 2, 0], [0; 4], [0; 4]]);
 //! # let data = words(&[0.0, 1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0]);
 //! # w.add_skel_clip(&SkelClipBody { name: walk, skeleton: rig, dimension: 3, flags: 1,
-//! #     duration: 1f32.to_bits(), sample_rate: 30f32.to_bits(), channels: &channels, data: &data,
-//! #     quant: &[], events: &[] }).unwrap();
+//! #     duration: 1f32.to_bits(), sample_rate: 30f32.to_bits(), bones: &entries, channels: &channels,
+//! #     data: &data, quant: &[], times: &[], time_index: &[], events: &[] }).unwrap();
 //! # let bytes = w.finish().unwrap();
 //! use ossicle::asset::Asset;
 //! use ossicle::math::Transform3;
@@ -206,12 +206,16 @@ enum Repr<'a> {
     Raw(WordView<'a>),
     /// u16 LE values; component `i % width` decodes with `min[j]`, `extent[j]`.
     Quant { bytes: &'a [u8], width: usize, min: [u32; 4], extent: [u32; 4] },
+    /// u8 indices into a table of scalar words.
+    Index8 { index: &'a [u8], table: WordView<'a> },
+    /// u16 LE indices into a table of scalar words.
+    Index16 { index: &'a [u8], table: WordView<'a> },
 }
 
 /// The scalars of one channel's times, values or tangents in a blob: raw words decoded with
 /// [`Scalar::from_blob_bits`], or 16-bit quantised values decoded as `min + extent × q / 65535`
-/// with their component's range (`ossicle_format::skeleton::dequantize`). A `Copy` view; `get`
-/// past the end returns zero.
+/// with their component's range (`ossicle_format::skeleton::dequantize`), or (times) 8- or 16-bit
+/// indices into the clip's table of time words. A `Copy` view; `get` past the end returns zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BlobScalars<'a, S> {
     repr: Repr<'a>,
@@ -245,6 +249,8 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
         match self.repr {
             Repr::Raw(w) => w.len(),
             Repr::Quant { bytes, .. } => bytes.len() / 2,
+            Repr::Index8 { index, .. } => index.len(),
+            Repr::Index16 { index, .. } => index.len() / 2,
         }
     }
     #[inline]
@@ -262,6 +268,20 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
                 let j = i.checked_rem(width).unwrap_or(0);
                 let (m, e) = (min.get(j).copied().unwrap_or(0), extent.get(j).copied().unwrap_or(0));
                 S::from_blob_bits(dequantize(S::ENCODING, m, e, q))
+            }
+            Repr::Index8 { index, table } => match index.get(i).and_then(|&j| table.get(usize::from(j))) {
+                Some(bits) => S::from_blob_bits(bits),
+                None => S::ZERO,
+            },
+            Repr::Index16 { index, table } => {
+                let j = match i.checked_mul(2).and_then(|a| index.get(a..a.checked_add(2)?)) {
+                    Some(&[a, b]) => u16::from_le_bytes([a, b]),
+                    _ => return S::ZERO,
+                };
+                match table.get(usize::from(j)) {
+                    Some(bits) => S::from_blob_bits(bits),
+                    None => S::ZERO,
+                }
             }
         }
     }
@@ -380,7 +400,21 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
         } else {
             BlobScalars::EMPTY
         };
-        Some(ChannelData { interpolation, times: BlobScalars::raw(data, r.times as usize, n), values, tangents })
+        let times = if r.indexed_times() {
+            let index = self.section.time_index_bytes();
+            let table = self.section.time_table();
+            let repr = if self.section.wide_index() {
+                let start = (r.times as usize).checked_mul(2)?;
+                Repr::Index16 { index: index.get(start..start.checked_add(n.checked_mul(2)?)?)?, table }
+            } else {
+                let start = r.times as usize;
+                Repr::Index8 { index: index.get(start..start.checked_add(n)?)?, table }
+            };
+            BlobScalars { repr, _scalar: PhantomData }
+        } else {
+            BlobScalars::raw(data, r.times as usize, n)
+        };
+        Some(ChannelData { interpolation, times, values, tangents })
     }
     fn event_count(&self) -> usize {
         if S::ENCODING == self.section.encoding() {
