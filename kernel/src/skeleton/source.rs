@@ -24,6 +24,16 @@ pub trait Scalars<S: Scalar>: Copy {
     }
     /// Scalar `i`, or zero past the end.
     fn get(&self, i: usize) -> S;
+
+    /// Scalars `first..first + count` (`count <= 4`; a larger count reads 4) in the first `count`
+    /// entries, the rest zero; as `count` calls of [`Scalars::get`] (zero past the end). The
+    /// sampling job reads every key (and every pair of key times) through this, so a source that
+    /// overrides it reads a whole key behind one range check.
+    #[inline(always)]
+    fn get4(&self, first: usize, count: usize) -> [S; 4] {
+        let at = |c: usize| if c < count { self.get(first.wrapping_add(c)) } else { S::ZERO };
+        [at(0), at(1), at(2), at(3)]
+    }
 }
 
 impl<S: Scalar> Scalars<S> for &[S] {
@@ -37,6 +47,25 @@ impl<S: Scalar> Scalars<S> for &[S] {
             Some(v) => *v,
             None => S::ZERO,
         }
+    }
+    /// One range check for the whole run (the per-scalar path only at the slice's end).
+    #[inline(always)]
+    fn get4(&self, first: usize, count: usize) -> [S; 4] {
+        let count = count.min(4);
+        let mut out = [S::ZERO; 4];
+        match first.checked_add(count).and_then(|end| <[S]>::get(self, first..end)) {
+            Some(run) => {
+                for (o, v) in out.iter_mut().zip(run) {
+                    *o = *v;
+                }
+            }
+            None => {
+                for (c, o) in out.iter_mut().enumerate().take(count) {
+                    *o = self.get(first.wrapping_add(c));
+                }
+            }
+        }
+        out
     }
 }
 
@@ -237,7 +266,7 @@ fn ratio<S: Scalar>(a: S, b: S) -> S {
 /// apart) it is one square root and one reciprocal (with the `fast-math` feature, whose f32 square
 /// root is up to 6 % off, refined by three Newton steps). Otherwise (or for NaN) it is
 /// [`Quat::normalize`] (accurate for any magnitude; the zero quaternion gives the identity).
-#[inline]
+#[inline(always)]
 fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
     let n2 = q.dot(q);
     let d = n2.sub(S::ONE);
@@ -260,7 +289,7 @@ fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
 }
 
 /// Normalised lerp on the shortest arc, as [`Quat::nlerp`], normalised by [`normalize_quat`].
-#[inline]
+#[inline(always)]
 fn nlerp_quat<S: Scalar>(a: Quat<S>, b: Quat<S>, t: S) -> Quat<S> {
     let b = if a.dot(b) < S::ZERO { b.neg() } else { b };
     normalize_quat(Quat::from_xyzw(a.x.lerp(b.x, t), a.y.lerp(b.y, t), a.z.lerp(b.z, t), a.w.lerp(b.w, t)))
@@ -303,7 +332,7 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
             ChannelKind::Scale => self.scale = Vec3::new(x, y, z),
         }
     }
-    #[inline]
+    #[inline(always)]
     fn interpolate_rotation(a: [S; 4], b: [S; 4], t: S, slerp: bool) -> [S; 4] {
         let (a, b) = (quat_of(a), quat_of(b));
         quat_values(if slerp { Quat::slerp(a, b, t) } else { nlerp_quat(a, b, t) })
