@@ -152,7 +152,7 @@ impl<S: Scalar> Transform3<S> {
     /// [module documentation](crate::math#composing-trs-transforms)): translation `self.transform_point(child.translation)`,
     /// rotation `self.rotation · child.rotation`, scale `self.scale ⊙ child.scale`. Exact (equal to
     /// the matrix product) when `self.scale` is uniform or `child.rotation` is the identity.
-    #[inline]
+    #[inline(always)]
     #[allow(clippy::should_implement_trait)]
     pub fn mul(self, child: Self) -> Self {
         Self::new(
