@@ -225,11 +225,23 @@ impl<S: Scalar> Quat<S> {
         ]
     }
 
-    /// `v` rotated by this unit quaternion (`q·v·q*`), through the rotation matrix, so that in
-    /// Q16.16 no intermediate value exceeds the magnitude of `v` by more than √2.
+    /// `v` rotated by this unit quaternion (`q·v·q*`), with `u = (x, y, z)` as
+    /// `v + 2·(w·t + u × t)` where `t = u × v` (15 multiplications, against 21 through the rotation
+    /// matrix). It is summed as `(v + a) + a` with `a = w·t + u × t`: `v + a` is the midpoint of `v`
+    /// and its image, so in Q16.16 no intermediate vector is longer than `v` (`|t| <= |v|`,
+    /// `|a| = |t|` since `t ⊥ u`).
+    #[inline]
     pub fn rotate(self, v: Vec3<S>) -> Vec3<S> {
-        let [cx, cy, cz] = self.to_rotation_columns();
-        cx.scale(v.x).add(cy.scale(v.y)).add(cz.scale(v.z))
+        let Self { x, y, z, w } = self;
+        // t = u × v
+        let tx = y.mul(v.z).sub(z.mul(v.y));
+        let ty = z.mul(v.x).sub(x.mul(v.z));
+        let tz = x.mul(v.y).sub(y.mul(v.x));
+        // a = w·t + u × t
+        let ax = w.mul(tx).add(y.mul(tz).sub(z.mul(ty)));
+        let ay = w.mul(ty).add(z.mul(tx).sub(x.mul(tz)));
+        let az = w.mul(tz).add(x.mul(ty).sub(y.mul(tx)));
+        Vec3::new(v.x.add(ax).add(ax), v.y.add(ay).add(ay), v.z.add(az).add(az))
     }
 
     /// `b`, or `−b` if that is closer to `self` (the same rotation, along the shortest arc), and the
@@ -481,8 +493,9 @@ mod tests {
         assert_quat(Quat::slerp(a, b, s(0.9)), want(0.3 + 0.9 * 2.4), tol.trig);
     }
 
-    /// Rotating large Q16.16 vectors: the rotation matrix keeps every partial sum within √2 of the
-    /// length, so nothing saturates. Tolerance: the matrix entries' error (a few 2⁻¹⁶) times 25000.
+    /// Rotating large Q16.16 vectors: `rotate` keeps every intermediate vector no longer than the
+    /// input (see its docs), so nothing saturates. Tolerance: the quaternion's error (a few 2⁻¹⁶)
+    /// times 25000.
     #[test]
     fn q16_large_rotation_does_not_overflow() {
         let q = Quat::<Q16>::from_rotation_z(s(FRAC_PI_2));

@@ -137,11 +137,13 @@ impl<S: Scalar> Transform3<S> {
     }
 
     /// `p` transformed as a point: `translation + rotation·(scale ⊙ p)`.
+    #[inline]
     pub fn transform_point(self, p: Vec3<S>) -> Vec3<S> {
         self.transform_vector(p).add(self.translation)
     }
 
     /// `v` transformed as a direction or offset (scale and rotation, no translation).
+    #[inline]
     pub fn transform_vector(self, v: Vec3<S>) -> Vec3<S> {
         self.rotation.rotate(v.mul_elem(self.scale))
     }
@@ -150,6 +152,7 @@ impl<S: Scalar> Transform3<S> {
     /// [module documentation](crate::math#composing-trs-transforms)): translation `self.transform_point(child.translation)`,
     /// rotation `self.rotation · child.rotation`, scale `self.scale ⊙ child.scale`. Exact (equal to
     /// the matrix product) when `self.scale` is uniform or `child.rotation` is the identity.
+    #[inline(always)]
     #[allow(clippy::should_implement_trait)]
     pub fn mul(self, child: Self) -> Self {
         Self::new(

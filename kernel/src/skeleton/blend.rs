@@ -138,6 +138,39 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> BlendingJob<'a, S, J, 
         self.validate(output)?;
         let bones = self.skeleton.bone_count();
         let all_lods = self.lod == u8::MAX;
+        if self.layers.iter().all(|l| l.mask.is_none()) {
+            // Without masks every bone has the same weights: the total, the rest fill and the first
+            // contributor are found once (the same sums in the same order as per bone).
+            let mut total = S::ZERO;
+            let mut first: Option<&[J]> = None;
+            for layer in self.layers.iter().filter(|l| l.weight > S::ZERO) {
+                total = total.add(layer.weight);
+                first.get_or_insert(layer.pose);
+            }
+            let fill = if total < self.threshold { Some(self.threshold.sub(total)) } else { None };
+            let total = if fill.is_some() { self.threshold } else { total };
+            for (i, out) in output.iter_mut().enumerate().take(bones) {
+                if !all_lods && self.skeleton.lod(i) > self.lod {
+                    *out = self.skeleton.rest(i);
+                    continue;
+                }
+                let reference = match first.and_then(|p| p.get(i)) {
+                    Some(r) => *r,
+                    None => self.skeleton.rest(i),
+                };
+                let mut acc = J::BLEND_ZERO;
+                for layer in self.layers.iter().filter(|l| l.weight > S::ZERO) {
+                    if let Some(pose) = layer.pose.get(i) {
+                        acc = J::blend_accumulate(acc, reference, *pose, layer.weight);
+                    }
+                }
+                if let Some(w) = fill {
+                    acc = J::blend_accumulate(acc, reference, self.skeleton.rest(i), w);
+                }
+                *out = self.apply_additive(J::blend_finish(acc, reference, total), i);
+            }
+            return Ok(());
+        }
         for (i, out) in output.iter_mut().enumerate().take(bones) {
             if !all_lods && self.skeleton.lod(i) > self.lod {
                 *out = self.skeleton.rest(i);
@@ -158,24 +191,30 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> BlendingJob<'a, S, J, 
                 acc = J::blend_accumulate(acc, r, rest, self.threshold.sub(total));
                 total = self.threshold;
             }
-            let mut joint = match reference {
+            let joint = match reference {
                 Some(r) => J::blend_finish(acc, r, total),
                 None => self.skeleton.rest(i), // unreachable: the fill always contributes
             };
-            let mut rest: Option<J> = None;
-            for layer in self.additive {
-                let Some((pose, w)) = layer_at(layer, i) else { continue };
-                let delta = match self.additive_reference {
-                    AdditiveReference::Identity => pose,
-                    AdditiveReference::BindPose => {
-                        J::additive_delta(*rest.get_or_insert_with(|| self.skeleton.rest(i)), pose)
-                    }
-                };
-                joint = J::additive_apply(joint, delta, w);
-            }
-            *out = joint;
+            *out = self.apply_additive(joint, i);
         }
         Ok(())
+    }
+
+    /// Bone `i`'s blended `joint` with the additive layers applied.
+    #[inline(always)]
+    fn apply_additive(&self, mut joint: J, i: usize) -> J {
+        let mut rest: Option<J> = None;
+        for layer in self.additive {
+            let Some((pose, w)) = layer_at(layer, i) else { continue };
+            let delta = match self.additive_reference {
+                AdditiveReference::Identity => pose,
+                AdditiveReference::BindPose => {
+                    J::additive_delta(*rest.get_or_insert_with(|| self.skeleton.rest(i)), pose)
+                }
+            };
+            joint = J::additive_apply(joint, delta, w);
+        }
+        joint
     }
 }
 

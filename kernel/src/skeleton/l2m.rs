@@ -155,13 +155,14 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> LocalToModelJob<'a, S,
     pub fn run(&self, local: &[J], output: &mut [J]) -> Result<(), JobError> {
         self.validate(local, output)?;
         let to = self.end();
+        let (Some(local), Some(output)) = (local.get(..to), output.get_mut(..to)) else {
+            return Ok(()); // unreachable: validated above
+        };
         let all_lods = self.lod == u8::MAX;
-        for (i, l) in local.iter().enumerate().take(to).skip(self.from) {
-            let parent = match self.skeleton.parent(i) {
-                Some(p) => match output.get(p) {
-                    Some(m) => *m,
-                    None => self.root,
-                },
+        for (i, l) in local.iter().enumerate().skip(self.from) {
+            // A parent (always before its child) is read from the prefix already written.
+            let parent = match self.skeleton.parent(i).and_then(|p| output.get(p)) {
+                Some(m) => *m,
                 None => self.root,
             };
             let l = if !all_lods && self.skeleton.lod(i) > self.lod { self.skeleton.rest(i) } else { *l };

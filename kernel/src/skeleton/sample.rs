@@ -194,28 +194,45 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
         };
         let slerp = self.rotation == RotationInterp::Slerp;
         let all_lods = self.lod == u8::MAX;
+        let mut memo = Memo { t0: S::ZERO, t1: S::ZERO, u: S::ZERO };
         for (i, (out, cursor)) in output.iter_mut().zip(ctx.cursors.iter_mut()).take(bones).enumerate() {
             if !all_lods && self.skeleton.lod(i) > self.lod {
                 *out = self.skeleton.rest(i);
                 continue;
             }
             let [ct, cr, cs] = cursor;
-            let tr = self.clip.channel(i, ChannelKind::Translation);
-            let rot = self.clip.channel(i, ChannelKind::Rotation);
-            let sc = self.clip.channel(i, ChannelKind::Scale);
-            let mut joint =
-                if tr.is_some() && rot.is_some() && sc.is_some() { J::IDENTITY } else { self.skeleton.rest(i) };
-            if let Some(ch) = tr {
-                let v = sample_channel::<S, C::Scalars, J>(&ch, ChannelKind::Translation, t, ct, slerp);
-                joint.set_channel_values(ChannelKind::Translation, v);
+            // Each channel is fetched and sampled in turn (a blob's channel views are large to
+            // keep around); the rest pose is read only for a bone missing a channel.
+            let mut joint = J::IDENTITY;
+            let mut missing = [false; 3];
+            match &self.clip.channel(i, ChannelKind::Translation) {
+                Some(ch) => {
+                    let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Translation, t, ct, slerp, &mut memo);
+                    joint.set_channel_values(ChannelKind::Translation, v);
+                }
+                None => missing[0] = true,
             }
-            if let Some(ch) = rot {
-                let v = sample_channel::<S, C::Scalars, J>(&ch, ChannelKind::Rotation, t, cr, slerp);
-                joint.set_channel_values(ChannelKind::Rotation, v);
+            match &self.clip.channel(i, ChannelKind::Rotation) {
+                Some(ch) => {
+                    let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Rotation, t, cr, slerp, &mut memo);
+                    joint.set_channel_values(ChannelKind::Rotation, v);
+                }
+                None => missing[1] = true,
             }
-            if let Some(ch) = sc {
-                let v = sample_channel::<S, C::Scalars, J>(&ch, ChannelKind::Scale, t, cs, slerp);
-                joint.set_channel_values(ChannelKind::Scale, v);
+            match &self.clip.channel(i, ChannelKind::Scale) {
+                Some(ch) => {
+                    let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Scale, t, cs, slerp, &mut memo);
+                    joint.set_channel_values(ChannelKind::Scale, v);
+                }
+                None => missing[2] = true,
+            }
+            if missing != [false; 3] {
+                let rest = self.skeleton.rest(i);
+                for (kind, missing) in ChannelKind::ALL.into_iter().zip(missing) {
+                    if missing {
+                        joint.set_channel_values(kind, rest.channel_values(kind));
+                    }
+                }
             }
             *out = joint;
         }
@@ -234,40 +251,69 @@ enum Bracket<S> {
     Between(usize, S, S),
 }
 
-/// The largest `j` in `[lo, hi)` with `times[j] <= t`, given `times[lo] <= t < times[hi]`
-/// (`times[n]` counts as +∞). The loop runs `⌈log₂(hi − lo)⌉` times whatever the keys are, and
-/// its one data-dependent choice compiles to a conditional move (random seeks do not mispredict).
+/// The largest `j` in `[lo, hi)` with `times[j] <= t`, and `times[j]`, given
+/// `at_lo = times[lo] <= t < times[hi]` (`times[n]` counts as +∞). The loop runs `⌈log₂(hi − lo)⌉`
+/// times whatever the keys are, and its data-dependent choices compile to conditional moves
+/// (random seeks do not mispredict).
 #[inline]
-fn search<S: Scalar, A: Scalars<S>>(times: &A, t: S, mut lo: usize, hi: usize) -> usize {
+fn search<S: Scalar, A: Scalars<S>>(times: &A, t: S, mut lo: usize, mut at_lo: S, hi: usize) -> (usize, S) {
     let mut len = hi.saturating_sub(lo);
     while len > 1 {
         let half = len / 2;
         let mid = lo + half;
-        lo = if times.get(mid) <= t { mid } else { lo };
+        let at_mid = times.get(mid);
+        let le = at_mid <= t;
+        lo = if le { mid } else { lo };
+        at_lo = if le { at_mid } else { at_lo };
         len -= half;
     }
-    lo
+    (lo, at_lo)
 }
 
 /// Finds `t`'s bracket among `times`, starting from `*cursor` and leaving it at the bracket's first
 /// key (always in `[0, n − 2]`, or 0 for a single key).
+///
+/// The fast path (playback: `t` still within the cursor's bracket) is one read of two key times and
+/// two compares, then the next bracket (one more read); anything else goes to [`locate_from`].
 #[inline(always)]
 fn locate<S: Scalar, A: Scalars<S>>(times: &A, t: S, cursor: &mut u32) -> Bracket<S> {
     let n = times.len();
     if n < 2 {
         return Bracket::Key(0);
     }
-    let last = n - 1;
-    let mut k = (*cursor as usize).min(last - 1);
-    let mut t0 = times.get(k);
+    let k = (*cursor as usize).min(n - 2);
+    let [t0, t1, ..] = times.get4(k, 2);
+    if t0 <= t {
+        if t < t1 {
+            *cursor = k as u32;
+            return if t == t0 { Bracket::Key(k) } else { Bracket::Between(k, t0, t1) };
+        }
+        // Playback crossing one key: the next bracket (when it is not the last key's).
+        let k1 = k + 1;
+        if k1 + 1 < n {
+            let t2 = times.get(k1 + 1);
+            if t < t2 {
+                *cursor = k1 as u32;
+                return if t == t1 { Bracket::Key(k1) } else { Bracket::Between(k1, t1, t2) };
+            }
+        }
+    }
+    locate_from(times, t, cursor, k, t0)
+}
+
+/// [`locate`] past its fast path: `k <= n − 2` is the clamped cursor and `t0 = times[k]`, with `n >= 2`.
+#[inline(never)]
+fn locate_from<S: Scalar, A: Scalars<S>>(times: &A, t: S, cursor: &mut u32, mut k: usize, mut t0: S) -> Bracket<S> {
+    let n = times.len();
+    let last = n.saturating_sub(1);
     if t < t0 {
         // Backwards (or a stale cursor): search the keys before it.
-        if k == 0 || t <= times.get(0) {
+        let first = times.get(0);
+        if k == 0 || t <= first {
             *cursor = 0;
             return Bracket::Key(0);
         }
-        k = search(times, t, 0, k);
-        t0 = times.get(k);
+        (k, t0) = search(times, t, 0, first, k);
     }
     // times[k] <= t: walk forward a few keys, then search.
     let mut steps = 0;
@@ -278,7 +324,7 @@ fn locate<S: Scalar, A: Scalars<S>>(times: &A, t: S, cursor: &mut u32) -> Bracke
             return if t == t0 { Bracket::Key(k) } else { Bracket::Between(k, t0, t1) };
         }
         if k + 1 >= last {
-            *cursor = (last - 1) as u32;
+            *cursor = last.saturating_sub(1) as u32;
             return Bracket::Key(last);
         }
         k += 1;
@@ -286,12 +332,11 @@ fn locate<S: Scalar, A: Scalars<S>>(times: &A, t: S, cursor: &mut u32) -> Bracke
         steps += 1;
         if steps == FORWARD_STEPS {
             // times[k] <= t: the answer is in [k, n).
-            k = search(times, t, k, n);
+            (k, t0) = search(times, t, k, t0, n);
             if k >= last {
-                *cursor = (last - 1) as u32;
+                *cursor = last.saturating_sub(1) as u32;
                 return Bracket::Key(last);
             }
-            t0 = times.get(k);
         }
     }
 }
@@ -303,9 +348,7 @@ fn locate<S: Scalar, A: Scalars<S>>(times: &A, t: S, cursor: &mut u32) -> Bracke
 /// read zeros ([`Scalars::get`] past the end).
 #[inline(always)]
 fn key_values<S: Scalar, A: Scalars<S>>(values: &A, k: usize, w: usize) -> [S; 4] {
-    let base = k.wrapping_mul(w);
-    let get = |c: usize| if c < w { values.get(base.wrapping_add(c)) } else { S::ZERO };
-    [get(0), get(1), get(2), get(3)]
+    values.get4(k.wrapping_mul(w), w)
 }
 
 /// Component-wise `a + (b − a)·u` for the first `w` components.
@@ -315,6 +358,16 @@ fn lerp_values<S: Scalar>(a: [S; 4], b: [S; 4], u: S, w: usize) -> [S; 4] {
     let [b0, b1, b2, b3] = b;
     let l = |c: usize, x: S, y: S| if c < w { x.lerp(y, u) } else { S::ZERO };
     [l(0, a0, b0), l(1, a1, b1), l(2, a2, b2), l(3, a3, b3)]
+}
+
+/// The last bracket's times and interpolation parameter `u = (t − t0) / (t1 − t0)` (at one
+/// sampling time), reused when the next channel has the same bracket. Starts at `t0 = t1`, which no
+/// bracket has.
+#[derive(Clone, Copy)]
+struct Memo<S> {
+    t0: S,
+    t1: S,
+    u: S,
 }
 
 /// The component count of channel `kind` for joint type `J`.
@@ -336,6 +389,7 @@ fn sample_channel<S: Scalar, A: Scalars<S>, J: Joint<S>>(
     t: S,
     cursor: &mut u32,
     slerp: bool,
+    memo: &mut Memo<S>,
 ) -> [S; 4] {
     let w = width::<S, J>(kind);
     let (k, t0, t1) = match locate(&ch.times, t, cursor) {
@@ -343,7 +397,14 @@ fn sample_channel<S: Scalar, A: Scalars<S>, J: Joint<S>>(
         Bracket::Between(k, t0, t1) => (k, t0, t1),
     };
     let dt = t1.sub(t0);
-    let u = t.sub(t0).div(dt);
+    // A bone's channels are usually keyed at the same times: one division for all three.
+    let u = if memo.t0 == t0 && memo.t1 == t1 {
+        memo.u
+    } else {
+        let u = t.sub(t0).div(dt);
+        *memo = Memo { t0, t1, u };
+        u
+    };
     match ch.interpolation {
         Interpolation::Step => key_values(&ch.values, k, w),
         Interpolation::Linear => {

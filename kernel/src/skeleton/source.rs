@@ -24,6 +24,16 @@ pub trait Scalars<S: Scalar>: Copy {
     }
     /// Scalar `i`, or zero past the end.
     fn get(&self, i: usize) -> S;
+
+    /// Scalars `first..first + count` (`count <= 4`; a larger count reads 4) in the first `count`
+    /// entries, the rest zero; as `count` calls of [`Scalars::get`] (zero past the end). The
+    /// sampling job reads every key (and every pair of key times) through this, so a source that
+    /// overrides it reads a whole key behind one range check.
+    #[inline(always)]
+    fn get4(&self, first: usize, count: usize) -> [S; 4] {
+        let at = |c: usize| if c < count { self.get(first.wrapping_add(c)) } else { S::ZERO };
+        [at(0), at(1), at(2), at(3)]
+    }
 }
 
 impl<S: Scalar> Scalars<S> for &[S] {
@@ -37,6 +47,25 @@ impl<S: Scalar> Scalars<S> for &[S] {
             Some(v) => *v,
             None => S::ZERO,
         }
+    }
+    /// One range check for the whole run (the per-scalar path only at the slice's end).
+    #[inline(always)]
+    fn get4(&self, first: usize, count: usize) -> [S; 4] {
+        let count = count.min(4);
+        let mut out = [S::ZERO; 4];
+        match first.checked_add(count).and_then(|end| <[S]>::get(self, first..end)) {
+            Some(run) => {
+                for (o, v) in out.iter_mut().zip(run) {
+                    *o = *v;
+                }
+            }
+            None => {
+                for (c, o) in out.iter_mut().enumerate().take(count) {
+                    *o = self.get(first.wrapping_add(c));
+                }
+            }
+        }
+        out
     }
 }
 
@@ -233,11 +262,12 @@ fn ratio<S: Scalar>(a: S, b: S) -> S {
 /// quaternions. Its squared length `n²` is usually within 2⁻⁸ of 1 (keys a few degrees apart):
 /// then `1/|q|` is two Newton steps from 1 (`y ← y·(3 − n²·y²)/2`, relative error below 1e-10
 /// before rounding, so as good as `1 / sqrt` in f32 and in Q16.16) — a few multiplications, no
-/// square root and no division (software routines on a Cortex-M0). Within `(1/64, 64)` (poses far
+/// square root and no division (software routines on a Cortex-M0). In Q16.16 the same holds with
+/// four steps within 2⁻² of 1 (blending poses some way apart). Within `(1/64, 64)` (poses far
 /// apart) it is one square root and one reciprocal (with the `fast-math` feature, whose f32 square
 /// root is up to 6 % off, refined by three Newton steps). Otherwise (or for NaN) it is
 /// [`Quat::normalize`] (accurate for any magnitude; the zero quaternion gives the identity).
-#[inline]
+#[inline(always)]
 fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
     let n2 = q.dot(q);
     let d = n2.sub(S::ONE);
@@ -245,6 +275,10 @@ fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
     let step = |y: S| y.mul(S::from_ratio(3, 2).sub(S::HALF.mul(n2).mul(y.mul(y))));
     let inv = if d.abs() < S::from_ratio(1, 256) {
         step(S::ONE.sub(d.mul(S::HALF))) // (3 − n²)/2 is the first step from y = 1
+    } else if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 && d.abs() < S::from_ratio(1, 4) {
+        // Q16.16 (software square root and division): four steps from y = 1 instead. The relative
+        // error 1 − y·|q| goes 0.134 → 0.027 → 1.1e-3 → 1.8e-6 → 5e-12 at n² = 3/4, the worst case.
+        step(step(step(S::ONE.sub(d.mul(S::HALF)))))
     } else if n2 > S::from_ratio(1, 64) && n2 < S::from_i32(64) {
         let y = n2.sqrt().recip();
         if cfg!(feature = "fast-math") {
@@ -260,7 +294,7 @@ fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
 }
 
 /// Normalised lerp on the shortest arc, as [`Quat::nlerp`], normalised by [`normalize_quat`].
-#[inline]
+#[inline(always)]
 fn nlerp_quat<S: Scalar>(a: Quat<S>, b: Quat<S>, t: S) -> Quat<S> {
     let b = if a.dot(b) < S::ZERO { b.neg() } else { b };
     normalize_quat(Quat::from_xyzw(a.x.lerp(b.x, t), a.y.lerp(b.y, t), a.z.lerp(b.z, t), a.w.lerp(b.w, t)))
@@ -282,11 +316,11 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
     const IDENTITY: Self = Transform3::IDENTITY;
     const BLEND_ZERO: Self =
         Transform3::new(Vec3::ZERO, Quat::from_xyzw(S::ZERO, S::ZERO, S::ZERO, S::ZERO), Vec3::ZERO);
-    #[inline]
+    #[inline(always)]
     fn compose(parent: Self, child: Self) -> Self {
         parent.mul(child)
     }
-    #[inline]
+    #[inline(always)]
     fn channel_values(&self, kind: ChannelKind) -> [S; 4] {
         match kind {
             ChannelKind::Translation => [self.translation.x, self.translation.y, self.translation.z, S::ZERO],
@@ -294,7 +328,7 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
             ChannelKind::Scale => [self.scale.x, self.scale.y, self.scale.z, S::ZERO],
         }
     }
-    #[inline]
+    #[inline(always)]
     fn set_channel_values(&mut self, kind: ChannelKind, v: [S; 4]) {
         let [x, y, z, _] = v;
         match kind {
@@ -303,16 +337,16 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
             ChannelKind::Scale => self.scale = Vec3::new(x, y, z),
         }
     }
-    #[inline]
+    #[inline(always)]
     fn interpolate_rotation(a: [S; 4], b: [S; 4], t: S, slerp: bool) -> [S; 4] {
         let (a, b) = (quat_of(a), quat_of(b));
         quat_values(if slerp { Quat::slerp(a, b, t) } else { nlerp_quat(a, b, t) })
     }
-    #[inline]
+    #[inline(always)]
     fn normalize_rotation(r: [S; 4]) -> [S; 4] {
         quat_values(normalize_quat(quat_of(r)))
     }
-    #[inline]
+    #[inline(always)]
     fn blend_accumulate(acc: Self, reference: Self, pose: Self, weight: S) -> Self {
         let q = pose.rotation;
         let w = if q.dot(reference.rotation) < S::ZERO { weight.neg() } else { weight };
@@ -323,7 +357,7 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
             pose.scale.scale(weight).add(acc.scale),
         )
     }
-    #[inline]
+    #[inline(always)]
     fn blend_finish(acc: Self, _reference: Self, total: S) -> Self {
         if total == S::ONE {
             return Transform3::new(acc.translation, normalize_quat(acc.rotation), acc.scale);
@@ -338,7 +372,7 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
             Vec3::new(s.x.div(total), s.y.div(total), s.z.div(total)),
         )
     }
-    #[inline]
+    #[inline(always)]
     fn additive_delta(reference: Self, pose: Self) -> Self {
         let (p, r) = (pose.scale, reference.scale);
         Transform3::new(
@@ -347,7 +381,7 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
             Vec3::new(ratio(p.x, r.x), ratio(p.y, r.y), ratio(p.z, r.z)),
         )
     }
-    #[inline]
+    #[inline(always)]
     fn additive_apply(base: Self, delta: Self, weight: S) -> Self {
         let rotation =
             if weight == S::ONE { delta.rotation } else { nlerp_quat(Quat::IDENTITY, delta.rotation, weight) };
