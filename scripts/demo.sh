@@ -35,6 +35,17 @@ $bin/sprites target/demo/sprites.osb --out target/demo/sprites-scene --frames 24
 # frames; the run fails unless the machine enters the states the script implies (`cargo run -p
 # ossicle-examples --features window --bin character -- --window`: the keyboard drives it).
 $bin/character --out target/demo/character
+# Skeletal animation: the team's stick figure (samples/skeletal: figure.eva holds the skeleton and the
+# walk, idle.evac and wave.evac are bound to it by bone name) built into an f32 and a Q16.16 blob; the
+# example walks it with root motion, crossfades to idle, waves the right arm (a one-shot on an arm mask)
+# and walks on, in both scalar types, as PNG frames; it fails unless the root moved 480 cm, the
+# crossfades and the wave happened, the feet and hands stayed plausible and Q16.16 agrees with f32.
+for scalar in f32 q16; do
+    $bin/ossicle build samples/skeletal/figure.eva samples/skeletal/idle.evac samples/skeletal/wave.evac \
+        -o "target/demo/skeletal.$scalar.osb" --scalar "$scalar"
+done
+$bin/skeleton target/demo/skeletal.f32.osb target/demo/skeletal.q16.osb --out target/demo/skeleton
+echo "skeleton frames: target/demo/skeleton/frame_0000.png ... frame_0384.png"
 # Scenes: the castle (a door, a platform, a UI panel, a coin, a knight whose state machine drives its
 # sprite) built into one blob with its sprites, then a scripted session run by the kernel's trace
 # runner: one JSON line per step with the property writes and the events (docs/trace.md).
@@ -44,4 +55,4 @@ $bin/ossicle trace target/demo/castle.osb --script samples/scenes/castle.script 
 echo "castle trace: $(wc -l < target/demo/castle.trace.jsonl) steps in target/demo/castle.trace.jsonl; the first:"
 head -n 1 target/demo/castle.trace.jsonl
 echo "demo output: target/demo (sprites: target/demo/sprites/*.gif and PNG folders with frames.json;" \
-    "the character: target/demo/character; the castle's trace: target/demo/castle.trace.jsonl)"
+    "the character: target/demo/character; the skeleton: target/demo/skeleton; the castle's trace: target/demo/castle.trace.jsonl)"

@@ -43,6 +43,8 @@ cargo test -p ossicle --features fast-math,graphics
 cargo run --quiet -p ossicle-examples --bin sprites -- --frames 120 --out target/test-sprites-scene >/dev/null
 # The character example checks itself: its state machine enters the states its scripted input implies.
 cargo run --quiet -p ossicle-examples --bin character -- --png-every 60 --out target/test-character >/dev/null
+# The skeleton example checks itself: root motion, crossfades, the one-shot, pose ranges, f32 = Q16.16.
+cargo run --quiet -p ossicle-examples --bin skeleton -- --png-every 64 --out target/test-skeleton >/dev/null
 
 step "SDL2 builds: ossicle sim (host feature sim) and the sprites example's window (feature window)"
 # They need SDL2's development files (Debian: libsdl2-dev) to link; installed when run as root with
