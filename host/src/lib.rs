@@ -19,6 +19,7 @@ pub mod sim;
 pub mod skeletal;
 pub mod sources;
 pub mod trace;
+pub mod unity;
 pub mod write;
 
 pub use error::HostError;

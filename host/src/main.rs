@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use ossicle_format::ScalarEncoding;
 use ossicle_host::{inspect, output, render, sources, trace, write, HostError};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Build ossicle blobs from artist and tool files, and look inside them.
@@ -155,6 +155,24 @@ enum Command {
         /// The scene to run (default: the blob's first).
         #[arg(long)]
         scene: Option<String>,
+    },
+    /// Print a Unity AnimationClip's decoded curves as JSON, before any conversion (docs/unity.md):
+    /// {"clip", "curves": [{"index", "block", "binding": {"path", "path_name", "type_id",
+    /// "attribute", "component"}, "keys": [{"time", "value", "in_slope", "out_slope"}]}]}.
+    /// Unresolved path hashes are listed on stderr.
+    Curves {
+        /// A type-tree JSON dump of an AnimationClip (UnityPy read_typetree()) or an editor .anim file.
+        source: PathBuf,
+        /// Paths to resolve path hashes with: a text file of paths below the Animator, one per line
+        /// ("Hips/Spine"), or a type-tree JSON dump holding an m_TOS table (Avatar, AnimatorController).
+        #[arg(long, value_name = "FILE", conflicts_with = "skeleton")]
+        paths: Option<PathBuf>,
+        /// An EVA skeleton whose bone hierarchy paths resolve path hashes.
+        #[arg(long, value_name = "EVA")]
+        skeleton: Option<PathBuf>,
+        /// Print JSON (the only output format; accepted for scripts that pass it).
+        #[arg(long)]
+        json: bool,
     },
     /// Show what a blob holds.
     Inspect {
@@ -386,6 +404,7 @@ fn run(cli: Cli) -> Result<(), HostError> {
             print!("{out}");
             result.map(|_| ())
         }
+        Command::Curves { source, paths, skeleton, json: _ } => curves(&source, paths.as_deref(), skeleton.as_deref()),
         Command::Inspect { blob, json } => {
             let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
             if json {
@@ -397,6 +416,35 @@ fn run(cli: Cli) -> Result<(), HostError> {
             Ok(())
         }
     }
+}
+
+/// `ossicle curves`: nothing is printed unless everything reads.
+fn curves(source: &Path, paths: Option<&Path>, skeleton: Option<&Path>) -> Result<(), HostError> {
+    use ossicle_host::unity;
+    let table = match (paths, skeleton) {
+        (Some(p), _) => {
+            let bytes = sources::read_limited(p, unity::MAX_SOURCE_BYTES)?;
+            unity::PathTable::parse(&bytes).map_err(|e| e.into_host(p))?
+        }
+        (None, Some(s)) => {
+            let bytes = sources::read_limited(s, sources::MAX_SOURCE_BYTES)?;
+            let project = sources::eva::parse(s, &bytes)?;
+            match project.skeletons.first() {
+                Some(sk) => unity::PathTable::from_skeleton(sk),
+                None => return Err(HostError::file(s, "defines no skeleton")),
+            }
+        }
+        (None, None) => unity::PathTable::default(),
+    };
+    let bytes = sources::read_limited(source, unity::MAX_SOURCE_BYTES)?;
+    let clip = unity::read_source(&bytes).map_err(|e| e.into_host(source))?;
+    println!("{}", unity::output::curves_json(&clip, &table));
+    let unresolved = clip.unresolved(&table);
+    if !unresolved.is_empty() {
+        let list: Vec<String> = unresolved.iter().map(u32::to_string).collect();
+        eprintln!("note: {} unresolved path hashes: {}", unresolved.len(), list.join(", "));
+    }
+    Ok(())
 }
 
 /// `ossicle sim` (feature `sim`): a window.
