@@ -331,17 +331,25 @@ impl PathTable {
     }
 
     /// The hierarchy paths of a skeleton's bones: each bone's name joined to its ancestors' with
-    /// `/`, root first (`Hips`, `Hips/Spine`, ...).
+    /// `/`, root first (`Root/Hips`, `Root/Hips/Spine`, ...), and the same paths without the root's
+    /// name (`Hips`, `Hips/Spine`: the root taken as the Animator's own object).
     pub fn from_skeleton(skeleton: &crate::ir::SkeletonIr) -> Self {
-        let mut paths: Vec<String> = Vec::with_capacity(skeleton.bones.len());
+        // Per bone: (full path, path below the root or None for a root).
+        let mut paths: Vec<(String, Option<String>)> = Vec::with_capacity(skeleton.bones.len());
         for b in &skeleton.bones {
             let p = match b.parent.and_then(|p| paths.get(p)) {
-                Some(parent) => format!("{parent}/{}", b.name),
-                None => b.name.clone(),
+                Some((full, below)) => (
+                    format!("{full}/{}", b.name),
+                    Some(match below {
+                        Some(below) => format!("{below}/{}", b.name),
+                        None => b.name.clone(),
+                    }),
+                ),
+                None => (b.name.clone(), None),
             };
             paths.push(p);
         }
-        PathTable::from_paths(paths)
+        PathTable::from_paths(paths.into_iter().flat_map(|(full, below)| std::iter::once(full).chain(below)))
     }
 
     /// A paths file: one path per line (a trailing `\r` and a byte-order mark dropped, blank lines

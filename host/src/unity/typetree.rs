@@ -474,6 +474,15 @@ fn read_muscle_input(mc: &Node<'_>, split_counts: bool) -> Result<(MuscleInput, 
         }
     };
     let dense = blocks.get("m_DenseClip")?;
+    let count = |field: &str| -> Result<i64, UnityError> {
+        let n = dense.get(field)?;
+        let v = n.i64()?;
+        if v < 0 {
+            return Err(n.err(format!("negative {} {v}", if field == "m_FrameCount" { "frame count" } else { "curve count" })));
+        }
+        Ok(v)
+    };
+    let (dense_frame_count, dense_curve_count) = (count("m_FrameCount")?, count("m_CurveCount")?);
     let samples = dense.get("m_SampleArray")?.items()?.iter().map(Node::f32_bits).collect::<Result<Vec<_>, _>>()?;
     let constant = blocks.get("m_ConstantClip")?.get("data")?.items()?;
     let constant = constant.iter().map(Node::f32_bits).collect::<Result<Vec<_>, _>>()?;
@@ -490,8 +499,8 @@ fn read_muscle_input(mc: &Node<'_>, split_counts: bool) -> Result<(MuscleInput, 
         streamed_words: words,
         curve_count,
         discrete_curve_count,
-        dense_frame_count: dense.get("m_FrameCount")?.i64()?,
-        dense_curve_count: dense.get("m_CurveCount")?.i64()?,
+        dense_frame_count,
+        dense_curve_count,
         dense_sample_rate: dense.get("m_SampleRate")?.f64()? as f32,
         dense_begin_time: dense.get("m_BeginTime")?.f64()? as f32,
         dense_samples: samples,
