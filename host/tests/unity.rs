@@ -132,8 +132,9 @@ fn legacy_clips_and_the_controller() {
 
     // The controller lists the clip the Animation dump is (its _source.path_id).
     for v in ["u2019.4.0f1", "u2022.1.20f1"] {
-        let text = std::fs::read_to_string(dir.join(format!("typetree-json/{v}_AnimatorController_AnimatorControlle.json")))
-            .unwrap();
+        let text =
+            std::fs::read_to_string(dir.join(format!("typetree-json/{v}_AnimatorController_AnimatorControlle.json")))
+                .unwrap();
         let root: Value = serde_json::from_str(&text).unwrap();
         let clips = unity::typetree::read_controller_clips(&root).unwrap();
         assert_eq!(clips, vec![unity::PPtr { file_id: 0, path_id: 3275523228701995130 }]);
@@ -197,7 +198,10 @@ fn cli_errors_name_file_and_field_and_print_nothing() {
     assert!(o.stdout.is_empty());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains(&format!("{}:/_source/class: JSON of another class: this dump is of a AnimatorController", s(&src))),
+        err.contains(&format!(
+            "{}:/_source/class: JSON of another class: this dump is of a AnimatorController",
+            s(&src)
+        )),
         "{err}"
     );
     // The editor controller YAML.
@@ -205,7 +209,10 @@ fn cli_errors_name_file_and_field_and_print_nothing() {
     let o = ossicle(&["curves", s(&src)]);
     assert!(!o.status.success() && o.stdout.is_empty());
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains(":line 3: not an AnimationClip: the file's first document is a AnimatorStateMachine"), "{err}");
+    assert!(
+        err.contains(":line 3: not an AnimationClip: the file's first document is a AnimatorStateMachine"),
+        "{err}"
+    );
     // The AssetBundle.
     let src = dir.join("bundle-2022.1.20f1/assetbundle");
     let o = ossicle(&["curves", s(&src)]);
@@ -312,10 +319,29 @@ fn streamed_cubic_segments_give_values_and_both_slopes() {
     // value(2) = ((1·2 - 2)·2 + 3)·2 + 1 = 7, so the 2 s key stores 7; slope at dt = 2:
     // 3·1·4 + 2·(-2)·2 + 3 = 7.
     let words = vec![
-        f(PRE), 1, 0, 0, 0, 0, f(1.0),
-        f(0.0), 1, 0, f(1.0), f(-2.0), f(3.0), f(1.0),
-        f(2.0), 1, 0, 0, 0, f(-1.0), f(7.0),
-        f(END), 0,
+        f(PRE),
+        1,
+        0,
+        0,
+        0,
+        0,
+        f(1.0),
+        f(0.0),
+        1,
+        0,
+        f(1.0),
+        f(-2.0),
+        f(3.0),
+        f(1.0),
+        f(2.0),
+        1,
+        0,
+        0,
+        0,
+        f(-1.0),
+        f(7.0),
+        f(END),
+        0,
     ];
     let d = Dump { words, curve_count: json!(1), bindings: vec![float_binding(0, 7)], stop: 2.0, ..Dump::default() };
     let clip = d.decode().unwrap();
@@ -337,11 +363,7 @@ fn the_first_frames_segment_is_evaluated_in_f64() {
     // in-slope is c2 + 2·c1·dt + 3·c0·dt² = 1e-30 (c0 = c1 = 0) — and with c1 = 1e-40 (subnormal)
     // it is 2·1e-40·3.4028e38 + 1e-30 ≈ 0.0680565; in f32, dt² alone would overflow.
     let c1 = 1e-40f32;
-    let words = vec![
-        f(PRE), 1, 0, 0, f(c1), f(1e-30), f(4.0),
-        f(0.0), 1, 0, 0, 0, 0, f(4.0),
-        f(END), 0,
-    ];
+    let words = vec![f(PRE), 1, 0, 0, f(c1), f(1e-30), f(4.0), f(0.0), 1, 0, 0, 0, 0, f(4.0), f(END), 0];
     let d = Dump { words, curve_count: json!(1), bindings: vec![float_binding(0, 7)], ..Dump::default() };
     let clip = d.decode().unwrap();
     let k = &clip.curves[0].keys;
@@ -356,11 +378,36 @@ fn steps_and_flat_segments() {
     // Curve 0: 1 at 0 s, zero c0..c2, then 5 at 1 s: a step (out +inf). Then 5 at 2 s with zero
     // c0..c2 after 5: flat (out 0), not a step.
     let words = vec![
-        f(PRE), 1, 0, 0, 0, 0, f(1.0),
-        f(0.0), 1, 0, 0, 0, 0, f(1.0),
-        f(1.0), 1, 0, 0, 0, 0, f(5.0),
-        f(2.0), 1, 0, 0, 0, 0, f(5.0),
-        f(END), 0,
+        f(PRE),
+        1,
+        0,
+        0,
+        0,
+        0,
+        f(1.0),
+        f(0.0),
+        1,
+        0,
+        0,
+        0,
+        0,
+        f(1.0),
+        f(1.0),
+        1,
+        0,
+        0,
+        0,
+        0,
+        f(5.0),
+        f(2.0),
+        1,
+        0,
+        0,
+        0,
+        0,
+        f(5.0),
+        f(END),
+        0,
     ];
     let d = Dump { words, curve_count: json!(1), bindings: vec![float_binding(0, 7)], stop: 2.0, ..Dump::default() };
     let k = &d.decode().unwrap().curves[0].keys;
@@ -375,10 +422,44 @@ fn non_finite_coefficients_are_steps() {
     let inf = f(f32::INFINITY);
     // Curve 0: c1 NaN from 0 s; curve 1: c0 +inf from 0 s; both reach another value at 1 s.
     let words = vec![
-        f(PRE), 2, 0, 0, 0, 0, f(0.0), 1, 0, 0, 0, f(0.0),
-        f(0.0), 2, 0, 0, nan, 0, f(0.0), 1, inf, 0, f(2.0), f(0.0),
-        f(1.0), 2, 0, 0, 0, 0, f(3.0), 1, 0, 0, 0, f(3.0),
-        f(END), 0,
+        f(PRE),
+        2,
+        0,
+        0,
+        0,
+        0,
+        f(0.0),
+        1,
+        0,
+        0,
+        0,
+        f(0.0),
+        f(0.0),
+        2,
+        0,
+        0,
+        nan,
+        0,
+        f(0.0),
+        1,
+        inf,
+        0,
+        f(2.0),
+        f(0.0),
+        f(1.0),
+        2,
+        0,
+        0,
+        0,
+        0,
+        f(3.0),
+        1,
+        0,
+        0,
+        0,
+        f(3.0),
+        f(END),
+        0,
     ];
     let d = Dump {
         words,
@@ -397,9 +478,32 @@ fn non_finite_coefficients_are_steps() {
 #[test]
 fn duplicate_indices_in_a_frame_keep_the_last() {
     let words = vec![
-        f(PRE), 1, 0, 0, 0, 0, f(9.0),
-        f(0.0), 3, 0, 0, 0, 0, f(1.0), 0, 0, 0, 0, f(2.0), 0, 0, 0, f(0.5), f(3.0),
-        f(END), 0,
+        f(PRE),
+        1,
+        0,
+        0,
+        0,
+        0,
+        f(9.0),
+        f(0.0),
+        3,
+        0,
+        0,
+        0,
+        0,
+        f(1.0),
+        0,
+        0,
+        0,
+        0,
+        f(2.0),
+        0,
+        0,
+        0,
+        f(0.5),
+        f(3.0),
+        f(END),
+        0,
     ];
     let d = Dump { words, curve_count: json!(1), bindings: vec![float_binding(0, 7)], ..Dump::default() };
     let k = &d.decode().unwrap().curves[0].keys;
@@ -413,17 +517,44 @@ fn split_curve_counts_and_a_discrete_curve_keyed_only_in_the_first_frame() {
     // curve (index 1, an int curve: the integer's bits in c3) is keyed only in the -f32::MAX frame:
     // one key at the clip's start (0.25 s).
     let words = vec![
-        f(PRE), 2, 0, 0, 0, 0, f(1.0), 1, 0, 0, 0, (-7i32) as u32,
-        f(0.25), 1, 0, 0, 0, f(2.0), f(1.0),
-        f(1.0), 1, 0, 0, 0, 0, f(3.0),
-        f(END), 0,
+        f(PRE),
+        2,
+        0,
+        0,
+        0,
+        0,
+        f(1.0),
+        1,
+        0,
+        0,
+        0,
+        (-7i32) as u32,
+        f(0.25),
+        1,
+        0,
+        0,
+        0,
+        f(2.0),
+        f(1.0),
+        f(1.0),
+        1,
+        0,
+        0,
+        0,
+        0,
+        f(3.0),
+        f(END),
+        0,
     ];
     let mut int_binding = float_binding(0, 8);
     int_binding["isIntCurve"] = json!(1);
     let bindings = vec![float_binding(0, 7), int_binding, float_binding(0, 9)];
     let check = |clip: &Clip| {
         assert_eq!(clip.curves.len(), 3);
-        assert_eq!(clip.curves.iter().map(|c| c.block).collect::<Vec<_>>(), [Block::Streamed, Block::Streamed, Block::Constant]);
+        assert_eq!(
+            clip.curves.iter().map(|c| c.block).collect::<Vec<_>>(),
+            [Block::Streamed, Block::Streamed, Block::Constant]
+        );
         assert_key(&clip.curves[0].keys[0], 0.25, 1.0, 0.0, 2.0, 0.0);
         assert_key(&clip.curves[0].keys[1], 1.0, 3.0, 2.0, 0.0, 0.0);
         assert_eq!(clip.curves[1].binding.kind, BindingKind::Int);
@@ -518,12 +649,8 @@ fn blocks_number_curves_streamed_dense_constant() {
 #[test]
 fn object_reference_curves_index_the_mapping() {
     // Index 1 from 0 s, index -1 (none) from 0.5 s.
-    let words = vec![
-        f(PRE), 1, 0, 0, 0, 0, f(1.0),
-        f(0.0), 1, 0, 0, 0, 0, f(1.0),
-        f(0.5), 1, 0, 0, 0, 0, f(-1.0),
-        f(END), 0,
-    ];
+    let words =
+        vec![f(PRE), 1, 0, 0, 0, 0, f(1.0), f(0.0), 1, 0, 0, 0, 0, f(1.0), f(0.5), 1, 0, 0, 0, 0, f(-1.0), f(END), 0];
     let mut b = float_binding(0, 0);
     b["typeID"] = json!(212);
     b["isPPtrCurve"] = json!(1);
@@ -607,7 +734,8 @@ fn rotate_quat(q: [f64; 4], v: [f64; 3]) -> [f64; 3] {
     // v' = v + 2w(u × v) + 2 u × (u × v)
     let [x, y, z, w] = q;
     let u = [x, y, z];
-    let cross = |a: [f64; 3], b: [f64; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    let cross =
+        |a: [f64; 3], b: [f64; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
     let t = cross(u, v).map(|c| 2.0 * c);
     let ut = cross(u, t);
     [v[0] + w * t[0] + ut[0], v[1] + w * t[1] + ut[1], v[2] + w * t[2] + ut[2]]
@@ -676,7 +804,12 @@ fn unresolved_hashes_are_reported() {
     let missing = 1_058_882_117u32; // "Missing"
     let d = Dump {
         constant: vec![1.0, 2.0, 3.0, 4.0],
-        bindings: vec![float_binding(spine, 1), float_binding(missing, 2), float_binding(0, 3), float_binding(missing, 4)],
+        bindings: vec![
+            float_binding(spine, 1),
+            float_binding(missing, 2),
+            float_binding(0, 3),
+            float_binding(missing, 4),
+        ],
         ..Dump::default()
     };
     let clip = d.decode().unwrap();
@@ -701,7 +834,8 @@ fn unresolved_hashes_are_reported() {
     assert_eq!(String::from_utf8_lossy(&o.stderr).trim(), format!("note: 1 unresolved path hashes: {missing}"));
     // An m_TOS table in a JSON dump works as the paths file.
     let tos = dir.path().join("avatar.json");
-    std::fs::write(&tos, json!({"data": {"m_TOS": [[spine, "Hips/Spine"], [missing, "Missing"]]}}).to_string()).unwrap();
+    std::fs::write(&tos, json!({"data": {"m_TOS": [[spine, "Hips/Spine"], [missing, "Missing"]]}}).to_string())
+        .unwrap();
     let o = ossicle(&["curves", s(&src), "--paths", s(&tos)]);
     assert!(o.status.success() && o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -744,7 +878,11 @@ fn bad_streamed_words() {
     let one = || vec![float_binding(0, 1)];
     // Words that do not form whole frames: a key count of 1 with 4 words after it.
     let d = Dump { words: vec![f(0.0), 1, 0, 0, 0, 0], curve_count: json!(1), bindings: one(), ..Dump::default() };
-    bad(&d, &format!("{SP}/data/1"), "do not form whole frames: frame 0 (time 0) has 1 keys, which need 5 words, but 4 remain");
+    bad(
+        &d,
+        &format!("{SP}/data/1"),
+        "do not form whole frames: frame 0 (time 0) has 1 keys, which need 5 words, but 4 remain",
+    );
     // A lone time word.
     let d = Dump { words: vec![f(0.0), 0, f(1.0)], curve_count: json!(1), bindings: one(), ..Dump::default() };
     bad(&d, &format!("{SP}/data/2"), "do not form whole frames: frame 1 starts at word 2");
@@ -754,10 +892,20 @@ fn bad_streamed_words() {
     // An index past the curve count, and a negative one.
     let d = Dump { words: vec![f(0.0), 1, 1, 0, 0, 0, 0], curve_count: json!(1), bindings: one(), ..Dump::default() };
     bad(&d, &format!("{SP}/data/2"), "curve index 1 is past the curve count (streamed curveCount 1)");
-    let d = Dump { words: vec![f(0.0), 1, u32::MAX, 0, 0, 0, 0], curve_count: json!(1), bindings: one(), ..Dump::default() };
+    let d = Dump {
+        words: vec![f(0.0), 1, u32::MAX, 0, 0, 0, 0],
+        curve_count: json!(1),
+        bindings: one(),
+        ..Dump::default()
+    };
     bad(&d, &format!("{SP}/data/2"), "curve index -1 is negative");
     // A non-finite float value.
-    let d = Dump { words: vec![f(0.0), 1, 0, 0, 0, 0, f(f32::INFINITY)], curve_count: json!(1), bindings: one(), ..Dump::default() };
+    let d = Dump {
+        words: vec![f(0.0), 1, 0, 0, 0, 0, f(f32::INFINITY)],
+        curve_count: json!(1),
+        bindings: one(),
+        ..Dump::default()
+    };
     bad(&d, &format!("{SP}/data/6"), "is not finite");
     // Frames going back in time.
     let d = Dump { words: vec![f(1.0), 0, f(0.5), 0], curve_count: json!(1), bindings: one(), ..Dump::default() };
@@ -771,8 +919,17 @@ fn bad_streamed_words() {
 fn bad_binding_totals_and_types() {
     let words = vec![f(PRE), 1, 0, 0, 0, 0, f(1.0), f(END), 0];
     // Two bindings for one curve.
-    let d = Dump { words: words.clone(), curve_count: json!(1), bindings: vec![float_binding(0, 1), float_binding(0, 2)], ..Dump::default() };
-    bad(&d, "/data/m_ClipBindingConstant/genericBindings/1", "genericBindings take more curves than 1 curves in the muscle clip");
+    let d = Dump {
+        words: words.clone(),
+        curve_count: json!(1),
+        bindings: vec![float_binding(0, 1), float_binding(0, 2)],
+        ..Dump::default()
+    };
+    bad(
+        &d,
+        "/data/m_ClipBindingConstant/genericBindings/1",
+        "genericBindings take more curves than 1 curves in the muscle clip",
+    );
     // A position binding (3 curves) for one curve.
     let mut pos = float_binding(0, 1);
     pos["typeID"] = json!(4);
@@ -845,7 +1002,8 @@ fn json_of_another_class_and_not_json() {
 // ---------------------------------------------------------------------------------------------
 // Editor YAML.
 
-const YAML_HEAD: &str = "%YAML 1.1\n%TAG !u! tag:unity3d.com,2011:\n--- !u!74 &7400000\nAnimationClip:\n  m_Name: Hand\n";
+const YAML_HEAD: &str =
+    "%YAML 1.1\n%TAG !u! tag:unity3d.com,2011:\n--- !u!74 &7400000\nAnimationClip:\n  m_Name: Hand\n";
 
 #[test]
 fn editor_yaml_curves_of_every_kind() {
@@ -928,15 +1086,23 @@ fn editor_yaml_curves_of_every_kind() {
     assert_eq!(rot[3].keys[0].value, 1.0);
     assert_eq!(rot[0].modes[0].in_weight, 0.33333334);
     let euler = &clip.curves[4..7];
-    assert!(euler.iter().all(|c| c.binding.kind == BindingKind::Euler(RotationOrder::Yzx) && c.binding.custom_type == 2));
+    assert!(euler
+        .iter()
+        .all(|c| c.binding.kind == BindingKind::Euler(RotationOrder::Yzx) && c.binding.custom_type == 2));
     assert_eq!(euler[0].keys[0].value, 90.0);
     let float = &clip.curves[7];
-    assert_eq!((float.binding.type_id, float.binding.attribute, float.binding.path), (212, crc32(b"m_Color.a"), crc32(b"Body: main")));
+    assert_eq!(
+        (float.binding.type_id, float.binding.attribute, float.binding.path),
+        (212, crc32(b"m_Color.a"), crc32(b"Body: main"))
+    );
     assert_key(&float.keys[0], 0.25, 1.0, f64::NEG_INFINITY, 2.0, 0.0);
     assert_eq!((float.modes[0].tangent_mode, float.modes[0].weighted_mode), (1, 3));
     assert_eq!((float.modes[0].in_weight, float.modes[0].out_weight), (0.5, 0.25));
     let scale = &clip.curves[8];
-    assert_eq!((scale.binding.kind, scale.binding.component, scale.binding.path), (BindingKind::Scale, 1, crc32(b"Arm")));
+    assert_eq!(
+        (scale.binding.kind, scale.binding.component, scale.binding.path),
+        (BindingKind::Scale, 1, crc32(b"Arm"))
+    );
     // The clip names its own paths.
     assert!(clip.unresolved(&PathTable::default()).is_empty());
     // The JSON shape writes -inf as a string.
@@ -984,7 +1150,10 @@ fn editor_yaml_follows_generic_binding_order() {
     let clip = unity::anim::read_clip(&text).unwrap();
     let got: Vec<(usize, u32, u8, f64)> =
         clip.curves.iter().map(|c| (c.index, c.binding.path, c.binding.component, c.keys[0].value)).collect();
-    assert_eq!(got, [(0, crc32(b"B"), 0, 7.0), (1, crc32(b"A"), 0, 1.0), (2, crc32(b"A"), 1, 2.0), (3, crc32(b"A"), 2, 3.0)]);
+    assert_eq!(
+        got,
+        [(0, crc32(b"B"), 0, 7.0), (1, crc32(b"A"), 0, 1.0), (2, crc32(b"A"), 1, 2.0), (3, crc32(b"A"), 2, 3.0)]
+    );
 }
 
 #[test]
@@ -993,14 +1162,18 @@ fn editor_yaml_errors_name_line_and_field() {
         "{YAML_HEAD}  m_FloatCurves:\n  - curve:\n      m_Curve:\n      - time: soon\n        value: 1\n    attribute: a\n    path: p\n    classID: 114\n"
     );
     let e = unity::anim::read_clip(&bad_time).unwrap_err();
-    assert_eq!(e, UnityError::yaml(9, "AnimationClip.m_FloatCurves[0].curve.m_Curve[0].time: expected a number, found \"soon\""));
+    assert_eq!(
+        e,
+        UnityError::yaml(9, "AnimationClip.m_FloatCurves[0].curve.m_Curve[0].time: expected a number, found \"soon\"")
+    );
     let back = format!(
         "{YAML_HEAD}  m_FloatCurves:\n  - curve:\n      m_Curve:\n      - time: 1\n        value: 1\n      - time: 0.5\n        value: 2\n    attribute: a\n    path: p\n    classID: 114\n"
     );
     let e = unity::anim::read_clip(&back).unwrap_err();
     assert_eq!(e.place(), "line 11");
     assert!(e.reason().ends_with("m_Curve[1].time: key time 0.5 is not after the previous key's 1"), "{e}");
-    let no_class = format!("{YAML_HEAD}  m_FloatCurves:\n  - curve:\n      m_Curve: []\n    attribute: a\n    path: p\n");
+    let no_class =
+        format!("{YAML_HEAD}  m_FloatCurves:\n  - curve:\n      m_Curve: []\n    attribute: a\n    path: p\n");
     let e = unity::anim::read_clip(&no_class).unwrap_err();
     assert_eq!(e, UnityError::yaml(7, "AnimationClip.m_FloatCurves[0]: missing field `classID`"));
     let syntax = format!("{YAML_HEAD}  m_Bounds:\n    m_Center: {{x: 0, y: 0\n");
@@ -1014,6 +1187,9 @@ fn editor_yaml_errors_name_line_and_field() {
     assert!(!o.status.success() && o.stdout.is_empty());
     assert_eq!(
         String::from_utf8_lossy(&o.stderr).trim(),
-        format!("error: {}:line 9: AnimationClip.m_FloatCurves[0].curve.m_Curve[0].time: expected a number, found \"soon\"", s(&p))
+        format!(
+            "error: {}:line 9: AnimationClip.m_FloatCurves[0].curve.m_Curve[0].time: expected a number, found \"soon\"",
+            s(&p)
+        )
     );
 }

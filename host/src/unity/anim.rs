@@ -58,10 +58,8 @@ pub(crate) fn has_editor_curves(data: &Node<'_>) -> Result<bool, UnityError> {
 /// Reads the AnimationClip of an editor `.anim` YAML file. Errors name the line and the field.
 pub fn read_clip(text: &str) -> Result<Clip, UnityError> {
     let docs = yaml::parse(text)?;
-    let doc = docs
-        .iter()
-        .find(|d| d.class_id == Some(74) || d.value.get("AnimationClip").is_some())
-        .ok_or_else(|| match docs.first() {
+    let doc = docs.iter().find(|d| d.class_id == Some(74) || d.value.get("AnimationClip").is_some()).ok_or_else(
+        || match docs.first() {
             Some(d) => {
                 let class = d.value.as_object().and_then(|o| o.keys().next().cloned()).unwrap_or_default();
                 UnityError::yaml(
@@ -74,7 +72,8 @@ pub fn read_clip(text: &str) -> Result<Clip, UnityError> {
                 )
             }
             None => UnityError::yaml(1, "no YAML document"),
-        })?;
+        },
+    )?;
     let root = Node::root(&doc.value, "");
     let data = root.get("AnimationClip").map_err(|e| doc.relocate(e))?;
     if !data.v.is_object() {
@@ -218,13 +217,17 @@ pub(crate) fn read_editor_curves(
     for p in &mut pending {
         p.binding.generic_index = generic
             .iter()
-            .position(|g| g.path == p.binding.path && g.type_id == p.binding.type_id && g.attribute == p.binding.attribute)
+            .position(|g| {
+                g.path == p.binding.path && g.type_id == p.binding.type_id && g.attribute == p.binding.attribute
+            })
             .unwrap_or(usize::MAX);
         if let Some(g) = generic.get(p.binding.generic_index) {
             p.binding.custom_type = g.custom_type;
         }
     }
-    pending.sort_by_key(|p| (p.binding.generic_index, if p.binding.generic_index == usize::MAX { 0 } else { p.binding.component }));
+    pending.sort_by_key(|p| {
+        (p.binding.generic_index, if p.binding.generic_index == usize::MAX { 0 } else { p.binding.component })
+    });
     clip.paths.sort();
     clip.paths.dedup();
     for (index, p) in pending.into_iter().enumerate() {

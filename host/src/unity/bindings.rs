@@ -327,10 +327,7 @@ pub fn expand(generic: &[GenericBinding], curves: usize, what: &str) -> Result<V
     }
     if out.len() != curves {
         let place = generic.first().map(|g| parent_place(&g.place)).unwrap_or_default();
-        return Err(place_error(
-            &place,
-            format!("genericBindings take {} curves, but there are {what}", out.len()),
-        ));
+        return Err(place_error(&place, format!("genericBindings take {} curves, but there are {what}", out.len())));
     }
     Ok(out)
 }

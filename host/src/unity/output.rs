@@ -114,7 +114,12 @@ pub fn curves_document(clip: &Clip, table: &PathTable) -> CurvesDocument {
             keys: c
                 .keys
                 .iter()
-                .map(|k| KeyOut { time: k.time, value: k.value, in_slope: Slope(k.in_slope), out_slope: Slope(k.out_slope) })
+                .map(|k| KeyOut {
+                    time: k.time,
+                    value: k.value,
+                    in_slope: Slope(k.in_slope),
+                    out_slope: Slope(k.out_slope),
+                })
                 .collect(),
         })
         .collect();

@@ -230,12 +230,7 @@ fn quote_non_finite(text: &str) -> std::borrow::Cow<'_, str> {
 /// Parses JSON text (bare non-finite tokens accepted).
 pub fn parse_json(text: &str) -> Result<Value, UnityError> {
     serde_json::from_str(&quote_non_finite(text)).map_err(|e| UnityError::File {
-        reason: format!(
-            "not JSON: {} (line {} column {})",
-            super::strip_at_line(&e.to_string()),
-            e.line(),
-            e.column()
-        ),
+        reason: format!("not JSON: {} (line {} column {})", super::strip_at_line(&e.to_string()), e.line(), e.column()),
     })
 }
 
@@ -446,7 +441,10 @@ pub(crate) fn read_events(data: &Node<'_>) -> Result<Vec<ClipEvent>, UnityError>
 }
 
 /// Reads `m_MuscleClip` into the decoder's input, plus `m_LoopTime` and `m_ValueArrayDelta`.
-fn read_muscle_input(mc: &Node<'_>, split_counts: bool) -> Result<(MuscleInput, bool, Vec<(f64, f64)>), UnityError> {
+/// The decoder's input, `m_LoopTime` and `m_ValueArrayDelta`.
+type MuscleParts = (MuscleInput, bool, Vec<(f64, f64)>);
+
+fn read_muscle_input(mc: &Node<'_>, split_counts: bool) -> Result<MuscleParts, UnityError> {
     let clip = mc.get("m_Clip")?;
     let blocks = match clip.opt("data") {
         Some(d) if d.v.is_object() => d,
@@ -458,9 +456,11 @@ fn read_muscle_input(mc: &Node<'_>, split_counts: bool) -> Result<(MuscleInput, 
     let (curve_count, discrete_curve_count) = match streamed.opt("discreteCurveCount") {
         Some(d) => {
             let (c, d) = (cc.i64()?, d.i64()?);
-            let c = u16::try_from(c).map_err(|_| cc.err(format!("curveCount {c} is not a u16 beside discreteCurveCount")))?;
-            let d = u16::try_from(d)
-                .map_err(|_| streamed.get("discreteCurveCount").map_or_else(|e| e, |n| n.err(format!("{d} is not a u16"))))?;
+            let c = u16::try_from(c)
+                .map_err(|_| cc.err(format!("curveCount {c} is not a u16 beside discreteCurveCount")))?;
+            let d = u16::try_from(d).map_err(|_| {
+                streamed.get("discreteCurveCount").map_or_else(|e| e, |n| n.err(format!("{d} is not a u16")))
+            })?;
             (u32::from(c), u32::from(d))
         }
         None => {
@@ -478,7 +478,9 @@ fn read_muscle_input(mc: &Node<'_>, split_counts: bool) -> Result<(MuscleInput, 
         let n = dense.get(field)?;
         let v = n.i64()?;
         if v < 0 {
-            return Err(n.err(format!("negative {} {v}", if field == "m_FrameCount" { "frame count" } else { "curve count" })));
+            return Err(
+                n.err(format!("negative {} {v}", if field == "m_FrameCount" { "frame count" } else { "curve count" }))
+            );
         }
         Ok(v)
     };

@@ -82,6 +82,9 @@ pub fn display_pointer(pointer: &str) -> String {
     out
 }
 
+/// A document being collected: its first line, class ID, file ID and lines.
+type Pending<'a> = (usize, Option<i64>, Option<i64>, Vec<Line<'a>>);
+
 #[derive(Debug, Clone, Copy)]
 struct Line<'a> {
     no: usize,
@@ -93,7 +96,7 @@ struct Line<'a> {
 pub fn parse(text: &str) -> Result<Vec<Document>, UnityError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut docs = Vec::new();
-    let mut current: Option<(usize, Option<i64>, Option<i64>, Vec<Line<'_>>)> = None;
+    let mut current: Option<Pending<'_>> = None;
     for (i, raw) in text.split('\n').enumerate() {
         let no = i + 1;
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
@@ -143,8 +146,7 @@ fn header(no: usize, body: &str) -> Result<(Option<i64>, Option<i64>), UnityErro
             class_id =
                 Some(c.parse().map_err(|_| UnityError::yaml(no, format!("class ID `{c}` of `!u!` is not a number")))?);
         } else if let Some(a) = word.strip_prefix('&') {
-            file_id =
-                Some(a.parse().map_err(|_| UnityError::yaml(no, format!("file ID `&{a}` is not a number")))?);
+            file_id = Some(a.parse().map_err(|_| UnityError::yaml(no, format!("file ID `&{a}` is not a number")))?);
         } else if word != "stripped" {
             return Err(UnityError::yaml(no, format!("unexpected `{word}` after `---`")));
         }
@@ -152,9 +154,7 @@ fn header(no: usize, body: &str) -> Result<(Option<i64>, Option<i64>), UnityErro
     Ok((class_id, file_id))
 }
 
-fn finish(
-    (line, class_id, file_id, lines): (usize, Option<i64>, Option<i64>, Vec<Line<'_>>),
-) -> Result<Document, UnityError> {
+fn finish((line, class_id, file_id, lines): Pending<'_>) -> Result<Document, UnityError> {
     let mut p = Parser { lines, pos: 0, table: HashMap::new() };
     let value = match p.lines.first().copied() {
         None => Value::Null,
@@ -298,7 +298,10 @@ impl<'a> Parser<'a> {
         if text.starts_with(['&', '*', '!', '|', '>']) {
             return Err(UnityError::yaml(
                 no,
-                format!("`{}`: anchors, aliases, tags and block scalars are not part of Unity's YAML", clip_text(&text)),
+                format!(
+                    "`{}`: anchors, aliases, tags and block scalars are not part of Unity's YAML",
+                    clip_text(&text)
+                ),
             ));
         }
         let mut f = Flow { s: &text, i: 0, no, table: &mut self.table };
@@ -378,7 +381,9 @@ impl Flow<'_, '_> {
         let mut end = rest.len();
         for (j, c) in rest.char_indices() {
             let stop = (in_flow && matches!(c, ',' | ']' | '}'))
-                || (key && c == ':' && rest.get(j + 1..).is_none_or(|r| r.is_empty() || r.starts_with([' ', ',', '}'])));
+                || (key
+                    && c == ':'
+                    && rest.get(j + 1..).is_none_or(|r| r.is_empty() || r.starts_with([' ', ',', '}'])));
             if stop {
                 end = j;
                 break;
@@ -502,7 +507,8 @@ impl Flow<'_, '_> {
                                 _ => 8,
                             };
                             let hex = self.s.get(self.i..self.i + n).unwrap_or("");
-                            let ch = u32::from_str_radix(hex, 16).ok().filter(|_| hex.len() == n).and_then(char::from_u32);
+                            let ch =
+                                u32::from_str_radix(hex, 16).ok().filter(|_| hex.len() == n).and_then(char::from_u32);
                             let Some(ch) = ch else {
                                 return Err(self.err(format!("bad escape `\\{e}{hex}` in a double-quoted string")));
                             };
