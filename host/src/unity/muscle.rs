@@ -406,7 +406,17 @@ fn dense(input: &MuscleInput, kind: impl Fn(usize) -> ValueKind) -> Result<Vec<V
             let bits = input.dense_samples.get(i).copied().unwrap_or_default();
             let value = read_value(bits, kind)
                 .ok_or_else(|| UnityError::json(format!("{p}/m_SampleArray/{i}"), not_finite(bits)))?;
-            keys.push(Key { time: begin + f as f64 / rate, value, in_slope: 0.0, out_slope: 0.0 });
+            let time = begin + f as f64 / rate;
+            if keys.last().is_some_and(|k: &Key| time <= k.time) || !time.is_finite() {
+                return Err(UnityError::json(
+                    format!("{p}/m_BeginTime"),
+                    format!(
+                        "m_BeginTime {begin} and m_SampleRate {rate} give frame {f} the time {time}, not after frame {}'s",
+                        f - 1
+                    ),
+                ));
+            }
+            keys.push(Key { time, value, in_slope: 0.0, out_slope: 0.0 });
         }
         for f in 1..keys.len() {
             let (a, b) = (keys[f - 1], keys[f]);
@@ -452,5 +462,21 @@ mod tests {
         };
         let c = decode(&input, &[]).unwrap();
         assert_eq!(c[0].1, vec![Key { time: 0.25, value: 5.0, in_slope: 0.0, out_slope: 0.0 }]);
+    }
+
+    #[test]
+    fn dense_times_that_do_not_increase_are_refused() {
+        // Found by fuzzing: at -1.7e38 s, 1/10 s is below f64's resolution.
+        let input = MuscleInput {
+            dense_frame_count: 2,
+            dense_curve_count: 1,
+            dense_sample_rate: 10.0,
+            dense_begin_time: -1.7e38,
+            dense_samples: vec![f(1.0), f(2.0)],
+            ..Default::default()
+        };
+        let e = decode(&input, &[]).unwrap_err();
+        assert_eq!(e.place(), "/m_DenseClip/m_BeginTime");
+        assert!(e.reason().contains("give frame 1 the time"), "{e}");
     }
 }
