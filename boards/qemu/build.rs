@@ -26,8 +26,8 @@
 //!   `target/blobs/figure-<type>.osb`.
 //!
 //! When one of the first two is missing, the `ossicle-qemu` binary does not compile (a
-//! `compile_error!` names what to do); when a sprite blob is missing, neither `ossicle-qemu` nor
-//! `bench-sprite` compiles; when a castle blob or the script is missing, `scene` and `bench-scene`
+//! `compile_error!` names what to do); when a sprite blob is missing, neither `sprites` (the sprite
+//! image) nor `bench-sprite` compiles; when a castle blob or the script is missing, `scene` and `bench-scene`
 //! do not compile, when a bench scene blob is missing, `bench-scene` does not, and when a SlowRun
 //! blob is missing, `bench-skel-f32` and `bench-skel-q16` do not (the `skeleton-*` images then embed
 //! empty files and skips the SlowRun runs); when a stick figure blob is missing, `skeleton-q16` and `skeleton-f32` do not. The `bench` and `bench-anim` binaries need no blob.

@@ -17,14 +17,14 @@
 #    --quantize; skipped with a note otherwise), and the stick figure (samples/skeletal) for the
 #    skeletal conformance images;
 # 3. builds boards/qemu in release for both targets, with the blobs embedded: the main image
-#    (`ossicle-qemu`), the scene image (`scene`, a second image: the main one nearly fills the M0's
-#    flash) and the skeletal conformance images (`skeleton-q16`, `skeleton-f32`). The release
-#    panic handler calls an undefined function, so this build linking IS the
-#    proof that no panic is reachable;
+#    (`ossicle-qemu`, the workload), the sprite image (`sprites`), the scene image (`scene`) and
+#    the skeletal conformance images (`skeleton-q16`, `skeleton-f32`): separate images, as their
+#    code and blobs together do not fit the M0's 256 KiB of flash. The release panic handler calls
+#    an undefined function, so this build linking IS the proof that no panic is reachable;
 # 4. runs both images on mps2-an386 (Cortex-M4F) and microbit (Cortex-M0) with a timeout; each must
-#    exit 0 (semihosting exit status); the main image prints its checksums and its sprite frames'
-#    CRCs, the scene image the castle's trace over samples/scenes/castle.script (Q16.16 and f32),
-#    the skeletal images the kernel's skeletal trace (ossicle::skeleton::trace) of the stick figure
+#    exit 0 (semihosting exit status); the main image prints its checksums, the sprite image its
+#    sprite frames' CRCs, the scene image the castle's trace over samples/scenes/castle.script
+#    (Q16.16 and f32), the skeletal images the kernel's skeletal trace (ossicle::skeleton::trace) of the stick figure
 #    and SlowRun;
 # 5. runs tests/tests/qemu.rs, qemu_sprites.rs, qemu_scene.rs and qemu_skeleton.rs with
 #    OSSICLE_REQUIRE_QEMU=1: the same workload on the host must give the same checksums, operation by
@@ -156,8 +156,8 @@ done
 
 step "firmware (release: links only if no panic is reachable)"
 for t in "${TARGETS[@]}"; do
-    (cd "$BOARD" && CARGO_TARGET_DIR="$BOARD/target" cargo build --quiet --release --target "$t" --bin ossicle-qemu --bin scene --bin skeleton-q16 --bin skeleton-f32)
-    for bin in ossicle-qemu scene skeleton-q16 skeleton-f32; do
+    (cd "$BOARD" && CARGO_TARGET_DIR="$BOARD/target" cargo build --quiet --release --target "$t" --bin ossicle-qemu --bin sprites --bin scene --bin skeleton-q16 --bin skeleton-f32)
+    for bin in ossicle-qemu sprites scene skeleton-q16 skeleton-f32; do
         if command -v llvm-size >/dev/null 2>&1; then
             llvm-size "$BOARD/target/$t/release/$bin" | awk -v t="$t" -v b="$bin" 'NR==2 {print "built " b " for " t ": flash " $1 + $2 " bytes, static RAM " $2 + $3 " bytes"}'
         else
@@ -187,6 +187,8 @@ run() { # name bin target qemu-args...
 step "QEMU"
 run m4f ossicle-qemu thumbv7em-none-eabihf -cpu cortex-m4 -machine mps2-an386
 run m0 ossicle-qemu thumbv6m-none-eabi -machine microbit
+run sprites-m4f sprites thumbv7em-none-eabihf -cpu cortex-m4 -machine mps2-an386
+run sprites-m0 sprites thumbv6m-none-eabi -machine microbit
 run scene-m4f scene thumbv7em-none-eabihf -cpu cortex-m4 -machine mps2-an386
 run scene-m0 scene thumbv6m-none-eabi -machine microbit
 for ty in q16 f32; do
@@ -197,6 +199,7 @@ done
 step "compare with the host (tests/tests/qemu.rs, qemu_sprites.rs, qemu_scene.rs, qemu_skeleton.rs)"
 cd "$ROOT"
 OSSICLE_REQUIRE_QEMU=1 OSSICLE_QEMU_OUTPUTS="$OUT/m4f.txt:$OUT/m0.txt" \
+    OSSICLE_QEMU_SPRITES_OUTPUTS="$OUT/sprites-m4f.txt:$OUT/sprites-m0.txt" \
     OSSICLE_QEMU_SCENE_OUTPUTS="$OUT/scene-m4f.txt:$OUT/scene-m0.txt" \
     OSSICLE_QEMU_SKELETON_OUTPUTS="$OUT/skeleton-q16-m4f.txt:$OUT/skeleton-q16-m0.txt:$OUT/skeleton-f32-m4f.txt:$OUT/skeleton-f32-m0.txt" \
     cargo test -p ossicle-conformance --test qemu --test qemu_sprites --test qemu_scene --test qemu_skeleton -- --nocapture
