@@ -20,13 +20,17 @@
 //!   (`../shared/fixtures/eva/SlowRun.eva`, built only when the fixtures are there): lossless
 //!   (`--scalar q16|f32`) and reduced and quantised (`--reduce 0.01 --quantize`), from
 //!   `OSSICLE_SKEL_Q16`, `OSSICLE_SKEL_F32`, `OSSICLE_SKEL_Q16_RQ` and `OSSICLE_SKEL_F32_RQ`, or
-//!   `target/blobs/slowrun-<type>.osb` and `target/blobs/slowrun-<type>-rq.osb`.
+//!   `target/blobs/slowrun-<type>.osb` and `target/blobs/slowrun-<type>-rq.osb`; the skeletal
+//!   conformance image (`src/skeltrace.rs`) embeds them too, with the stick figure
+//!   (`samples/skeletal`): `OSSICLE_FIGURE_Q16` and `OSSICLE_FIGURE_F32`, or
+//!   `target/blobs/figure-<type>.osb`.
 //!
 //! When one of the first two is missing, the `ossicle-qemu` binary does not compile (a
-//! `compile_error!` names what to do); when a sprite blob is missing, neither `ossicle-qemu` nor
-//! `bench-sprite` compiles; when a castle blob or the script is missing, `scene` and `bench-scene`
+//! `compile_error!` names what to do); when a sprite blob is missing, neither `sprites` (the sprite
+//! image) nor `bench-sprite` compiles; when a castle blob or the script is missing, `scene` and `bench-scene`
 //! do not compile, when a bench scene blob is missing, `bench-scene` does not, and when a SlowRun
-//! blob is missing, `bench-skel-f32` and `bench-skel-q16` do not. The `bench` and `bench-anim` binaries need no blob.
+//! blob is missing, `bench-skel-f32` and `bench-skel-q16` do not (the `skeleton-*` images then embed
+//! empty files and skips the SlowRun runs); when a stick figure blob is missing, `skeleton-q16` and `skeleton-f32` do not. The `bench` and `bench-anim` binaries need no blob.
 
 use std::env;
 use std::fs;
@@ -120,6 +124,20 @@ fn main() {
             skel_missing.push(format!("{var} = {}", source(&manifest, var, default).display()));
         }
     }
+    println!("cargo::rustc-check-cfg=cfg(ossicle_skeleton_blobs_missing)");
+    let mut figure_missing = Vec::new();
+    for (var, default, name) in FIGURE_BLOBS {
+        if !embed(&manifest, &out, var, default, name) {
+            figure_missing.push(format!("{var} = {}", source(&manifest, var, default).display()));
+        }
+    }
+    if !figure_missing.is_empty() {
+        println!("cargo:rustc-cfg=ossicle_skeleton_blobs_missing");
+        println!(
+            "cargo:warning=stick figure blob(s) missing ({}): build them with `scripts/qemu/check.sh --blobs-only`",
+            figure_missing.join(", ")
+        );
+    }
     if !skel_missing.is_empty() {
         println!("cargo:rustc-cfg=ossicle_skel_blobs_missing");
         println!(
@@ -166,6 +184,15 @@ const SCENE_FILES: [(&str, &str, &str); 3] = [
 const BENCH_SCENE_BLOBS: [(&str, &str, &str); 2] = [
     ("OSSICLE_BENCH_SCENE_Q16", "target/blobs/bench-scene-q16.osb", "bench-scene-q16.osb"),
     ("OSSICLE_BENCH_SCENE_F32", "target/blobs/bench-scene-f32.osb", "bench-scene-f32.osb"),
+];
+
+/// The skeletal conformance image's stick figure (`src/skeltrace.rs`), built from
+/// `samples/skeletal/figure.eva`, `idle.evac` and `wave.evac` with `--scalar q16|f32`;
+/// `tests/tests/qemu_skeleton.rs` builds the same blobs when the variables are not set. The image
+/// also embeds the SlowRun blobs of [`SKEL_BLOBS`] (empty when the fixtures were not there).
+const FIGURE_BLOBS: [(&str, &str, &str); 2] = [
+    ("OSSICLE_FIGURE_Q16", "target/blobs/figure-q16.osb", "figure-q16.osb"),
+    ("OSSICLE_FIGURE_F32", "target/blobs/figure-f32.osb", "figure-f32.osb"),
 ];
 
 /// The skeletal benchmark's blobs, built from `../shared/fixtures/eva/SlowRun.eva` with

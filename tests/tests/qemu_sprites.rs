@@ -1,4 +1,4 @@
-//! Sprite animations end to end, across targets: the QEMU firmware (`boards/qemu`) plays every
+//! Sprite animations end to end, across targets: the QEMU sprite image (`boards/qemu/src/bin/sprites.rs`) plays every
 //! animation of four host-built sprite blobs, draws each shown frame band by band into an RGB565
 //! canvas and prints its CRC-32 (`boards/qemu/src/sprites.rs`). This test runs the same file on the
 //! host and checks:
@@ -12,8 +12,8 @@
 //! `scripts/qemu/check.sh` builds the blobs, runs the firmware on the Cortex-M4F and the Cortex-M0
 //! and runs this test with:
 //!
-//! - `OSSICLE_QEMU_OUTPUTS`: the firmware outputs, a `:`-separated list of files (the file stem
-//!   names the machine in messages);
+//! - `OSSICLE_QEMU_SPRITES_OUTPUTS`: the sprite image's outputs, a `:`-separated list of files (the
+//!   file stem names the machine in messages);
 //! - `OSSICLE_SPRITES_Q16_AUTO`, `OSSICLE_SPRITES_F32_MASK`, `OSSICLE_SPRITES_Q16_I8RLE`,
 //!   `OSSICLE_SPRITES_F32_565LE`: the blobs the firmware embedded (when unset, the test builds them
 //!   from the sample sprites through the host, with the options of [`SPECS`], as `check.sh` does);
@@ -380,11 +380,11 @@ fn parse(text: &str) -> Printed {
 #[test]
 fn qemu_firmware_sprite_frames_match_the_host() {
     let required = std::env::var("OSSICLE_REQUIRE_QEMU").is_ok_and(|v| v == "1");
-    let outputs: Vec<PathBuf> = std::env::var_os("OSSICLE_QEMU_OUTPUTS")
+    let outputs: Vec<PathBuf> = std::env::var_os("OSSICLE_QEMU_SPRITES_OUTPUTS")
         .map(|v| std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()).collect())
         .unwrap_or_default();
     if outputs.is_empty() {
-        let msg = "no QEMU firmware output: run scripts/qemu/check.sh (it sets OSSICLE_QEMU_OUTPUTS)";
+        let msg = "no QEMU sprite image output: run scripts/qemu/check.sh (it sets OSSICLE_QEMU_SPRITES_OUTPUTS)";
         assert!(!required, "{msg} (required because OSSICLE_REQUIRE_QEMU=1)");
         eprintln!("skipping: {msg}");
         return;

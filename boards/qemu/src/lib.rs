@@ -6,15 +6,66 @@
 
 pub mod bench;
 pub mod skel;
+pub mod skeltrace;
 pub mod sprites;
 pub mod workload;
 
+use core::fmt;
 use core::panic::PanicInfo;
+
+use cortex_m_semihosting::hio::{hstdout, HostStream};
 
 /// Writes bytes to the host's standard output through semihosting (ignored when no host listens).
 pub fn write(bytes: &[u8]) {
     if let Ok(mut out) = cortex_m_semihosting::hio::hstdout() {
         let _ = out.write_all(bytes);
+    }
+}
+
+/// A [`fmt::Write`] that sends what it gets to the host's standard output through semihosting, a
+/// line at a time (and in pieces of [`Lines::CAP`] bytes when a line is longer).
+pub struct Lines {
+    out: Option<HostStream>,
+    buf: [u8; Lines::CAP],
+    len: usize,
+}
+
+impl Default for Lines {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Lines {
+    /// The longest piece sent at once.
+    pub const CAP: usize = 256;
+
+    /// A writer to the host's standard output (writes are dropped when no host listens).
+    pub fn new() -> Self {
+        Self { out: hstdout().ok(), buf: [0; Lines::CAP], len: 0 }
+    }
+
+    /// Sends what is buffered (a partial line).
+    pub fn flush(&mut self) {
+        if let (Some(out), Some(bytes)) = (self.out.as_mut(), self.buf.get(..self.len)) {
+            let _ = out.write_all(bytes);
+        }
+        self.len = 0;
+    }
+}
+
+impl fmt::Write for Lines {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for &b in s.as_bytes() {
+            if let Some(slot) = self.buf.get_mut(self.len) {
+                *slot = b;
+                self.len += 1;
+            }
+            if b == b'\n' || self.len >= Lines::CAP {
+                self.flush();
+            }
+        }
+        Ok(())
     }
 }
 

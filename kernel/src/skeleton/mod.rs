@@ -119,6 +119,7 @@ mod player;
 mod rootmotion;
 mod spaceplayer;
 mod sync;
+pub mod trace;
 
 pub use blendspace::{BlendSpace1D, BlendSpace2D, BlendSpaceError, BlendWeights, SyncPhase};
 pub use clock::{SkelEvent, MAX_FULL_PASSES_PER_UPDATE};

@@ -29,13 +29,10 @@
 #![no_std]
 #![no_main]
 
-use core::fmt;
-
-use cortex_m_semihosting::hio::{hstdout, HostStream};
 use ossicle::scene::trace::{self, TraceErrorKind};
 use ossicle::scene::{BlobScene, Scene, SceneError};
 use ossicle::{Asset, Scalar, Q16};
-use ossicle_qemu::{check_stack, dec, exit, line, repaint_stack, stack_usage};
+use ossicle_qemu::{check_stack, dec, exit, line, repaint_stack, stack_usage, Lines};
 
 #[cfg(ossicle_scene_blobs_missing)]
 compile_error!(
@@ -81,44 +78,6 @@ impl SceneRunError {
             SceneRunError::Scene => 3,
             SceneRunError::Trace => 4,
         }
-    }
-}
-
-/// A [`fmt::Write`] that sends what it gets to the host's standard output through semihosting, a
-/// line at a time (and in pieces of [`Lines::CAP`] bytes when a line is longer).
-struct Lines {
-    out: Option<HostStream>,
-    buf: [u8; Lines::CAP],
-    len: usize,
-}
-
-impl Lines {
-    const CAP: usize = 256;
-
-    fn new() -> Self {
-        Self { out: hstdout().ok(), buf: [0; Lines::CAP], len: 0 }
-    }
-
-    fn flush(&mut self) {
-        if let (Some(out), Some(bytes)) = (self.out.as_mut(), self.buf.get(..self.len)) {
-            let _ = out.write_all(bytes);
-        }
-        self.len = 0;
-    }
-}
-
-impl fmt::Write for Lines {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        for &b in s.as_bytes() {
-            if let Some(slot) = self.buf.get_mut(self.len) {
-                *slot = b;
-                self.len += 1;
-            }
-            if b == b'\n' || self.len >= Lines::CAP {
-                self.flush();
-            }
-        }
-        Ok(())
     }
 }
 
