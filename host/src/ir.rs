@@ -211,9 +211,43 @@ pub struct ChannelKey<const N: usize> {
     pub value: [f64; N],
 }
 
+/// How a skeletal channel's keys are interpolated (the blob's per-channel interpolation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum ChannelInterp {
+    /// Each key's value holds until the next key.
+    Step,
+    /// Straight lines between keys (rotations: nlerp on the shortest arc).
+    #[default]
+    Linear,
+    /// Cubic Hermite segments with each key's incoming and outgoing tangents (value units per
+    /// second), per component (rotations: then normalised).
+    Hermite,
+}
+
+impl ChannelInterp {
+    /// The name used in messages and JSON (`step`, `linear`, `hermite`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ChannelInterp::Step => "step",
+            ChannelInterp::Linear => "linear",
+            ChannelInterp::Hermite => "hermite",
+        }
+    }
+}
+
+/// The tangents of one Hermite key: its incoming and outgoing slopes per component (value units per
+/// second).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeyTangents<const N: usize> {
+    /// The slope arriving at the key (the end of the segment before it).
+    pub incoming: [f64; N],
+    /// The slope leaving the key (the start of the segment after it).
+    pub outgoing: [f64; N],
+}
+
 /// The channels of one bone in a [`SkelClipIr`], named by bone (EVAC carries no hierarchy: names
 /// are bound to a skeleton's bones when the blob is written).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct BoneTrackIr {
     /// The bone's name.
     pub bone: String,
@@ -223,10 +257,44 @@ pub struct BoneTrackIr {
     pub rotation: Vec<ChannelKey<4>>,
     /// Scale keys, times strictly increasing.
     pub scale: Vec<ChannelKey<3>>,
+    /// Each channel's interpolation (translation, rotation, scale); EVA and EVAC: linear.
+    pub interpolation: [ChannelInterp; 3],
+    /// The translation keys' tangents, one per key when its interpolation is Hermite (else empty).
+    pub translation_tangents: Vec<KeyTangents<3>>,
+    /// The rotation keys' tangents, one per key when its interpolation is Hermite (else empty).
+    pub rotation_tangents: Vec<KeyTangents<4>>,
+    /// The scale keys' tangents, one per key when its interpolation is Hermite (else empty).
+    pub scale_tangents: Vec<KeyTangents<3>>,
+}
+
+impl BoneTrackIr {
+    /// Linear channels with these keys.
+    pub fn linear(
+        bone: impl Into<String>,
+        translation: Vec<ChannelKey<3>>,
+        rotation: Vec<ChannelKey<4>>,
+        scale: Vec<ChannelKey<3>>,
+    ) -> Self {
+        Self { bone: bone.into(), translation, rotation, scale, ..Self::default() }
+    }
+
+    /// Whether every channel is linear (the only kind EVAC holds, and the reducer reduces).
+    pub fn is_linear(&self) -> bool {
+        self.interpolation == [ChannelInterp::Linear; 3]
+    }
+}
+
+/// A skeletal clip event: a name at a time (Unity's `m_Events`; EVA and EVAC have none).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkelEventIr {
+    /// Seconds from the clip's start, within `[0, duration]`.
+    pub time: f64,
+    /// The event's name.
+    pub name: String,
 }
 
 /// A skeletal clip: per-bone channels of keys (EVA text and EVAC define one each).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct SkelClipIr {
     /// Its name.
     pub name: String,
@@ -238,6 +306,8 @@ pub struct SkelClipIr {
     pub looping: bool,
     /// The animated bones' tracks.
     pub tracks: Vec<BoneTrackIr>,
+    /// Its events, sorted by time.
+    pub events: Vec<SkelEventIr>,
     /// The skeleton it came with (an EVA file's own), if any; an EVAC clip has none and is bound
     /// to a skeleton another input of the same build defines.
     pub skeleton: Option<String>,

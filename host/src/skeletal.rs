@@ -6,11 +6,15 @@
 //! values.
 
 use crate::error::HostError;
-use crate::ir::{BoneIr, BoneTrackIr, ChannelKey, Origin, SkelClipIr, SkeletonIr, Transform3};
+use crate::ir::{
+    BoneIr, BoneTrackIr, ChannelInterp, ChannelKey, KeyTangents, Origin, SkelClipIr, SkelEventIr, SkeletonIr, Transform3,
+};
 use crate::sources::evac;
 use ossicle::asset::Asset;
 use ossicle::math::Transform3 as KTransform3;
-use ossicle::skeleton::{BlobSkelClip, BlobSkeleton, ChannelKind, Dimension, Scalars, SkelClipSource, SkeletonSource};
+use ossicle::skeleton::{
+    BlobSkelClip, BlobSkeleton, ChannelKind, Dimension, Interpolation, Scalars, SkelClipSource, SkeletonSource,
+};
 use ossicle::{Scalar, Q16};
 use ossicle_format::ScalarEncoding;
 use std::path::Path;
@@ -77,25 +81,63 @@ pub fn decode_clip(blob: &Path, asset: &Asset<'_>, clip: &BlobSkelClip<'_>) -> R
     })
 }
 
-fn keys<S: Scalar, const N: usize>(clip: &BlobSkelClip<'_>, bone: usize, kind: ChannelKind) -> Vec<ChannelKey<N>> {
-    let Some(ch) = SkelClipSource::<S>::channel(clip, bone, kind) else { return Vec::new() };
-    (0..ch.times.len())
+/// One channel of bone `bone`: its keys, interpolation and (Hermite) tangents.
+type Channel<const N: usize> = (Vec<ChannelKey<N>>, ChannelInterp, Vec<KeyTangents<N>>);
+
+fn channel<S: Scalar, const N: usize>(clip: &BlobSkelClip<'_>, bone: usize, kind: ChannelKind) -> Channel<N> {
+    let Some(ch) = SkelClipSource::<S>::channel(clip, bone, kind) else {
+        return (Vec::new(), ChannelInterp::Linear, Vec::new());
+    };
+    let n = ch.times.len();
+    let keys = (0..n)
         .map(|k| ChannelKey {
             time: ch.times.get(k).to_f64(),
             value: std::array::from_fn(|j| ch.values.get(k * N + j).to_f64()),
         })
-        .collect()
+        .collect();
+    let interp = match ch.interpolation {
+        Interpolation::Step => ChannelInterp::Step,
+        Interpolation::Linear => ChannelInterp::Linear,
+        Interpolation::Hermite => ChannelInterp::Hermite,
+    };
+    // Per key: N in-tangent components, then N out-tangent components.
+    let tangents = if interp == ChannelInterp::Hermite {
+        (0..n)
+            .map(|k| KeyTangents {
+                incoming: std::array::from_fn(|j| ch.tangents.get(2 * k * N + j).to_f64()),
+                outgoing: std::array::from_fn(|j| ch.tangents.get((2 * k + 1) * N + j).to_f64()),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    (keys, interp, tangents)
 }
 
 fn clip_as<S: Scalar>(blob: &Path, sk: &BlobSkeleton<'_>, clip: &BlobSkelClip<'_>) -> SkelClipIr {
     let tracks = (0..SkelClipSource::<S>::bone_count(clip))
-        .map(|b| BoneTrackIr {
-            bone: sk.bone_name(b).unwrap_or("").to_string(),
-            translation: keys::<S, 3>(clip, b, ChannelKind::Translation),
-            rotation: keys::<S, 4>(clip, b, ChannelKind::Rotation),
-            scale: keys::<S, 3>(clip, b, ChannelKind::Scale),
+        .map(|b| {
+            let (translation, ti, translation_tangents) = channel::<S, 3>(clip, b, ChannelKind::Translation);
+            let (rotation, ri, rotation_tangents) = channel::<S, 4>(clip, b, ChannelKind::Rotation);
+            let (scale, si, scale_tangents) = channel::<S, 3>(clip, b, ChannelKind::Scale);
+            BoneTrackIr {
+                bone: sk.bone_name(b).unwrap_or("").to_string(),
+                translation,
+                rotation,
+                scale,
+                interpolation: [ti, ri, si],
+                translation_tangents,
+                rotation_tangents,
+                scale_tangents,
+            }
         })
         .filter(|t| !(t.translation.is_empty() && t.rotation.is_empty() && t.scale.is_empty()))
+        .collect();
+    let events = (0..SkelClipSource::<S>::event_count(clip))
+        .filter_map(|i| {
+            let e = SkelClipSource::<S>::event(clip, i)?;
+            Some(SkelEventIr { time: e.time.to_f64(), name: clip.event_name(i).unwrap_or("").to_string() })
+        })
         .collect();
     SkelClipIr {
         name: clip.name().to_string(),
@@ -103,6 +145,7 @@ fn clip_as<S: Scalar>(blob: &Path, sk: &BlobSkeleton<'_>, clip: &BlobSkelClip<'_
         sample_rate: clip.sample_rate::<S>().to_f64(),
         looping: SkelClipSource::<S>::looping(clip),
         tracks,
+        events,
         skeleton: Some(sk.name().to_string()),
         origin: Origin { file: blob.to_path_buf(), place: format!("clip {}", clip.name()) },
     }
@@ -127,6 +170,28 @@ pub fn export_evac(blob: &Path, bytes: &[u8], clip: &str, rename: Option<&str>) 
         .skel_clip_named(clip)
         .ok_or_else(|| HostError::file(blob, format!("no skeletal clip called {clip:?}; {}", clip_names(&asset))))?;
     let mut ir = decode_clip(blob, &asset, &c)?;
+    // EVAC holds linear keys and no events: refuse what it would lose.
+    if let Some(t) = ir.tracks.iter().find(|t| !t.is_linear()) {
+        let (kind, interp) = ["translation", "rotation", "scale"]
+            .into_iter()
+            .zip(t.interpolation)
+            .find(|(_, i)| *i != ChannelInterp::Linear)
+            .unwrap_or(("translation", ChannelInterp::Linear));
+        return Err(HostError::file(
+            blob,
+            format!(
+                "clip {clip:?} cannot be written as EVAC: bone {:?}'s {kind} keys are {} (EVAC holds linear keys only)",
+                t.bone,
+                interp.name()
+            ),
+        ));
+    }
+    if !ir.events.is_empty() {
+        return Err(HostError::file(
+            blob,
+            format!("clip {clip:?} cannot be written as EVAC: it has {} events (EVAC holds none)", ir.events.len()),
+        ));
+    }
     if let Some(name) = rename {
         ir.name = name.to_string();
     }

@@ -152,14 +152,15 @@ fn hand_computed_file_equals_write_output() {
         duration: 0.5,
         sample_rate: 30.0,
         looping: false,
-        tracks: vec![BoneTrackIr {
-            bone: "b".into(),
-            translation: vec![ChannelKey { time: 0.0, value: [1.0, 0.0, 0.0] }],
-            rotation: vec![ChannelKey { time: 0.5, value: [0.0, 0.0, 0.0, 1.0] }],
-            scale: vec![],
-        }],
+        tracks: vec![BoneTrackIr::linear(
+            "b",
+            vec![ChannelKey { time: 0.0, value: [1.0, 0.0, 0.0] }],
+            vec![ChannelKey { time: 0.5, value: [0.0, 0.0, 0.0, 1.0] }],
+            vec![],
+        )],
         skeleton: None,
         origin: Origin::default(),
+        events: vec![],
     };
     assert_eq!(write(&clip).unwrap(), expected);
     assert_eq!(read(&expected).unwrap(), clip);
@@ -192,24 +193,25 @@ fn sample_clip() -> SkelClipIr {
         sample_rate: 60.0,
         looping: true,
         tracks: vec![
-            BoneTrackIr {
-                bone: "root".into(),
-                translation: vec![k3(0.0, [0.0, 1.5, -2.0]), k3(0.625, [0.125, 1.5, -1.0]), k3(1.25, [0.25, 1.5, 0.0])],
-                rotation: vec![ChannelKey { time: 0.0, value: [0.0, 0.0, 0.0, 1.0] }],
-                scale: vec![k3(0.0, [1.0; 3])],
-            },
-            BoneTrackIr {
-                bone: "spine.001".into(),
-                translation: vec![],
-                rotation: vec![
+            BoneTrackIr::linear(
+                "root",
+                vec![k3(0.0, [0.0, 1.5, -2.0]), k3(0.625, [0.125, 1.5, -1.0]), k3(1.25, [0.25, 1.5, 0.0])],
+                vec![ChannelKey { time: 0.0, value: [0.0, 0.0, 0.0, 1.0] }],
+                vec![k3(0.0, [1.0; 3])],
+            ),
+            BoneTrackIr::linear(
+                "spine.001",
+                vec![],
+                vec![
                     ChannelKey { time: 0.0, value: [0.5, 0.5, 0.5, 0.5] },
                     ChannelKey { time: 1.0, value: [-0.5, 0.5, -0.5, 0.5] },
                 ],
-                scale: vec![],
-            },
+                vec![],
+            ),
         ],
         skeleton: None,
         origin: Origin::default(),
+        events: vec![],
     }
 }
 
@@ -603,7 +605,7 @@ fn clip_with_bones(bones: &[&str]) -> SkelClipIr {
     clip.origin.file = PathBuf::from("idle.evac");
     clip.tracks = bones
         .iter()
-        .map(|b| BoneTrackIr { bone: b.to_string(), translation: vec![], rotation: vec![], scale: vec![] })
+        .map(|b| BoneTrackIr::linear(*b, vec![], vec![], vec![]))
         .collect();
     clip
 }

@@ -39,11 +39,12 @@ fn clip(tracks: Vec<BoneTrackIr>) -> SkelClipIr {
         tracks,
         skeleton: None,
         origin: Origin::default(),
+        events: vec![],
     }
 }
 
 fn track(bone: &str) -> BoneTrackIr {
-    BoneTrackIr { bone: bone.into(), translation: vec![], rotation: vec![], scale: vec![] }
+    BoneTrackIr::linear(bone, vec![], vec![], vec![])
 }
 
 fn key<const N: usize>(time: f64, value: [f64; N]) -> ChannelKey<N> {

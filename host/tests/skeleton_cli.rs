@@ -356,15 +356,11 @@ fn write_evac(dir: &Path, name: &str, bones: &[&str], value: f64) -> PathBuf {
         looping: false,
         tracks: bones
             .iter()
-            .map(|b| BoneTrackIr {
-                bone: b.to_string(),
-                translation: vec![ChannelKey { time: 0.0, value: [value, 0.0, 0.0] }],
-                rotation: vec![],
-                scale: vec![],
-            })
+            .map(|b| BoneTrackIr::linear(*b, vec![ChannelKey { time: 0.0, value: [value, 0.0, 0.0] }], vec![], vec![]))
             .collect(),
         skeleton: None,
         origin: Default::default(),
+        events: vec![],
     };
     let p = dir.join(format!("{name}.evac"));
     std::fs::write(&p, evac::write(&clip).unwrap()).unwrap();

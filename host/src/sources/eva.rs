@@ -199,7 +199,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
         let translation = read_keys::<3>(&mut r, 'p', "translation", np, duration, &who)?;
         let rotation = read_keys::<4>(&mut r, 'r', "rotation", nr, duration, &who)?;
         let scale = read_keys::<3>(&mut r, 's', "scale", ns, duration, &who)?;
-        tracks.push(BoneTrackIr { bone: bone_ir.name.clone(), translation, rotation, scale });
+        tracks.push(BoneTrackIr::linear(bone_ir.name.clone(), translation, rotation, scale));
     }
     if let Some(extra) = r.next_line() {
         return Err(r.err(extra.no, format!("text after `end`: `{}`", extra.text.trim())));
@@ -218,6 +218,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
         tracks,
         skeleton: Some(skeleton_name),
         origin: Origin { file: path.to_path_buf(), place: format!("line {clip_line}") },
+        events: Vec::new(),
     };
     Ok(Project { skeletons: vec![skeleton], skel_clips: vec![clip], ..Project::default() })
 }

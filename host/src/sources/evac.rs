@@ -567,7 +567,7 @@ pub fn read(bytes: &[u8]) -> Result<SkelClipIr, EvacError> {
         let translation = r.channel::<3>(track, Channel::Position, duration)?;
         let rotation = r.channel::<4>(track, Channel::Rotation, duration)?;
         let scale = r.channel::<3>(track, Channel::Scale, duration)?;
-        tracks.push(BoneTrackIr { bone, translation, rotation, scale });
+        tracks.push(BoneTrackIr::linear(bone, translation, rotation, scale));
     }
     if r.remaining() > 0 {
         return Err(EvacError::TrailingBytes { offset: r.pos, count: r.remaining() });
@@ -580,6 +580,7 @@ pub fn read(bytes: &[u8]) -> Result<SkelClipIr, EvacError> {
         tracks,
         skeleton: None,
         origin: Origin::default(),
+        events: Vec::new(),
     })
 }
 
