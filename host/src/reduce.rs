@@ -758,6 +758,18 @@ pub fn reduce(
         }
     }
     check_clip(clip)?;
+    // The error model evaluates keys linearly: Step and Hermite channels are not reduced.
+    if let Some(t) = clip.tracks.iter().find(|t| !t.is_linear()) {
+        return Err(err(
+            clip,
+            format!(
+                "reduce: bone {:?} has step or Hermite keys (interpolation {:?}): keyframe reduction handles \
+                 linear channels only; build without --reduce",
+                t.bone,
+                t.interpolation.map(|i| i.name())
+            ),
+        ));
+    }
     let of_bone = bind_tracks(skel, clip)?;
     let mut r = Reducer::new(skel, clip, &of_bone, opts);
     let mut tracks = clip.tracks.clone();

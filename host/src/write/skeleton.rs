@@ -27,11 +27,12 @@
 //! fails the build naming the file, the clip or skeleton, the bone, the channel and the key.
 
 use crate::error::HostError;
-use crate::ir::{SkelClipIr, SkeletonIr};
+use crate::ir::{ChannelInterp, KeyTangents, SkelClipIr, SkeletonIr};
 use crate::sources::evac;
 use ossicle_format::skeleton::{
     dequantize, pack_channels, ChannelRecord, Dimension, SkelClipBody, SkeletonBody, CHANNEL_INDEXED_TIMES,
-    CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, INTERP_LINEAR, MAX_BONES, MAX_CHANNEL_KEYS, NO_PARENT,
+    CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN, INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP, MAX_BONES,
+    MAX_CHANNEL_KEYS, NO_PARENT,
 };
 use ossicle_format::{BlobWriter, ScalarEncoding};
 use std::collections::HashMap;
@@ -249,8 +250,39 @@ pub fn encode_skel_clip(
                     )));
                 }
             }
-            let quantised =
-                if quantize && n >= QUANTIZE_MIN_KEYS { quantise(encoding, &keys.values, width) } else { None };
+            let interp = track.interpolation[c];
+            let interp_code = match interp {
+                ChannelInterp::Step => INTERP_STEP,
+                ChannelInterp::Linear => INTERP_LINEAR,
+                ChannelInterp::Hermite => INTERP_HERMITE,
+            };
+            // Per key: `width` in-tangent words, then `width` out-tangent words (Hermite only).
+            let tangent_words = match interp {
+                ChannelInterp::Hermite => {
+                    let tangents = track_tangents(track, c);
+                    if tangents.len() != n {
+                        return Err(err(format!(
+                            "bone {bone_name:?} {}: {} tangents for {n} Hermite keys",
+                            CHANNEL_NAMES[c],
+                            tangents.len()
+                        )));
+                    }
+                    let mut words = Vec::with_capacity(2 * n * width);
+                    for (k, (incoming, outgoing)) in tangents.iter().enumerate() {
+                        for (x, side) in incoming.iter().map(|x| (x, "in")).chain(outgoing.iter().map(|x| (x, "out"))) {
+                            words.push(word(*x, &|| format!("{}: the {side}-tangent", place(k)))?);
+                        }
+                    }
+                    words
+                }
+                _ => Vec::new(),
+            };
+            // Only linear channels are quantised (tangents and steps stay exact).
+            let quantised = if quantize && n >= QUANTIZE_MIN_KEYS && interp == ChannelInterp::Linear {
+                quantise(encoding, &keys.values, width)
+            } else {
+                None
+            };
             let (info, values_at, extra, decoded): (u32, u32, u32, Vec<u32>) = match quantised {
                 Some((ranges, qs)) => {
                     let values_at = quant.len() as u32;
@@ -269,7 +301,9 @@ pub fn encode_skel_clip(
                 None => {
                     let at = data.len() as u32;
                     data.extend(&raw);
-                    (ChannelRecord::make_info(n as u32, INTERP_LINEAR, false), at, 0, raw)
+                    let extra = if tangent_words.is_empty() { 0 } else { data.len() as u32 };
+                    data.extend(&tangent_words);
+                    (ChannelRecord::make_info(n as u32, interp_code, false), at, extra, raw)
                 }
             };
             for (x, &d) in keys.values.iter().flat_map(|v| v.iter()).zip(&decoded) {
@@ -280,6 +314,7 @@ pub fn encode_skel_clip(
             channel_times.push((bone * 3 + c, times));
         }
     }
+    let events = encode_events(clip, w, encoding, &err)?;
     let times = place_times(encoding, &channel_times, &mut records, &mut data);
     let (bones, channels) = pack_channels(&records);
     let qbytes: Vec<u8> = quant.iter().flat_map(|q| q.to_le_bytes()).collect();
@@ -298,11 +333,50 @@ pub fn encode_skel_clip(
         quant: &qbytes,
         times: &times.table,
         time_index: &times.index,
-        events: &[],
+        events: &events,
     };
     report.section_bytes = postcard::to_stdvec(&body).map(|b| b.len()).unwrap_or(0);
     w.add_skel_clip(&body).map_err(|e| err(e.to_string()))?;
     Ok(report)
+}
+
+/// Track `track`'s channel `c` tangents as (in, out) slices per key.
+fn track_tangents(track: &crate::ir::BoneTrackIr, c: usize) -> Vec<(&[f64], &[f64])> {
+    fn pairs<const N: usize>(t: &[KeyTangents<N>]) -> Vec<(&[f64], &[f64])> {
+        t.iter().map(|k| (&k.incoming[..], &k.outgoing[..])).collect()
+    }
+    match c {
+        0 => pairs(&track.translation_tangents),
+        1 => pairs(&track.rotation_tangents),
+        _ => pairs(&track.scale_tangents),
+    }
+}
+
+/// The clip's event records ([`EVENT_RECORD_LEN`] bytes each: time word, name id): sorted by time
+/// (ties keep their order), within `[0, duration]`, names interned (the format allows ids up to
+/// 0xFFFF).
+fn encode_events(
+    clip: &SkelClipIr,
+    w: &mut BlobWriter,
+    encoding: ScalarEncoding,
+    err: &dyn Fn(String) -> HostError,
+) -> Result<Vec<u8>, HostError> {
+    let mut events: Vec<&crate::ir::SkelEventIr> = clip.events.iter().collect();
+    events.sort_by(|a, b| a.time.total_cmp(&b.time));
+    let mut out = Vec::with_capacity(events.len() * EVENT_RECORD_LEN);
+    for (i, e) in events.iter().enumerate() {
+        if !(0.0..=clip.duration).contains(&e.time) {
+            return Err(err(format!("event {i} ({:?}) at {} s is outside [0, {}]", e.name, e.time, clip.duration)));
+        }
+        let t = encoding.encode_f64(e.time).ok_or_else(|| err(format!("event {i} ({:?}): time {}", e.name, e.time)))?;
+        let name = w.intern(&e.name);
+        if name > 0xFFFF {
+            return Err(err(format!("event {i} ({:?}): more than 65,535 strings in the blob", e.name)));
+        }
+        out.extend(t.to_le_bytes());
+        out.extend(name.to_le_bytes());
+    }
+    Ok(out)
 }
 
 /// A clip's time table and indices (both empty when the times are raw).
