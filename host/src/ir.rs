@@ -16,6 +16,20 @@ pub struct Project {
     pub skeletons: Vec<SkeletonIr>,
     /// Skeletal clips (SkelClip sections).
     pub skel_clips: Vec<SkelClipIr>,
+    /// Unity clips read but not converted yet: [`crate::unity::resolve`] converts them once every
+    /// source is loaded (their paths resolve against the build's skeletons).
+    pub unity: Vec<UnitySource>,
+    /// Notes about what a conversion approximated (printed by `ossicle build`).
+    pub notes: Vec<String>,
+}
+
+/// A Unity clip as read, with where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitySource {
+    /// The decoded clip.
+    pub clip: crate::unity::Clip,
+    /// The file.
+    pub origin: Origin,
 }
 
 /// A named array of scalar values.
@@ -47,6 +61,8 @@ impl Project {
         self.scenes.extend(other.scenes);
         self.skeletons.extend(other.skeletons);
         self.skel_clips.extend(other.skel_clips);
+        self.unity.extend(other.unity);
+        self.notes.extend(other.notes);
     }
 }
 

@@ -58,6 +58,11 @@ enum Command {
         /// The virtual vertices' distance from their bone for `--reduce` (clip units).
         #[arg(long, value_name = "DISTANCE", default_value_t = 3.0)]
         reduce_distance: f64,
+        /// Unity clips: resolve binding path hashes against these paths (one per line, below the
+        /// Animator: "Hips/Spine"), or an Avatar or AnimatorController type-tree dump with an
+        /// m_TOS table, besides the build's skeletons (docs/unity.md).
+        #[arg(long, value_name = "FILE")]
+        unity_paths: Option<PathBuf>,
     },
     /// Evaluate a skeletal clip with the kernel at given times and print every bone's transform
     /// (JSON: {"clip", "space", "samples": [{"time", "bones": [{"name", "translation", "rotation",
@@ -249,6 +254,7 @@ fn run(cli: Cli) -> Result<(), HostError> {
             skeleton,
             reduce,
             reduce_distance,
+            unity_paths,
         } => {
             use ossicle_format::sprite::PixelFormat as F;
             use ossicle_host::pixels::{self as px, FormatChoice};
@@ -288,13 +294,16 @@ fn run(cli: Cli) -> Result<(), HostError> {
                     alpha_threshold,
                 },
             };
-            let mut project = sources::load_sources(&inputs)?;
+            let mut project = sources::load_sources_with(&inputs, unity_paths.as_deref())?;
             if let Some(max_error_cm) = reduce {
                 reduce_clips(&mut project, skeleton.as_deref(), quantize, max_error_cm, reduce_distance)?;
             }
             let skeletal = write::SkelOptions { quantize, skeleton };
             let (bytes, report) = write::write_blob_skeletal(&project, &opts, &skeletal)?;
             output::write_atomically(&output, &bytes)?;
+            for note in &project.notes {
+                eprintln!("note: {note}");
+            }
             for s in &report.sprites {
                 let p = &s.pixels;
                 let rle = p.per_frame.iter().filter(|f| f.rle).count();

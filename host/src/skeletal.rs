@@ -7,7 +7,8 @@
 
 use crate::error::HostError;
 use crate::ir::{
-    BoneIr, BoneTrackIr, ChannelInterp, ChannelKey, KeyTangents, Origin, SkelClipIr, SkelEventIr, SkeletonIr, Transform3,
+    BoneIr, BoneTrackIr, ChannelInterp, ChannelKey, KeyTangents, Origin, SkelClipIr, SkelEventIr, SkeletonIr,
+    Transform3,
 };
 use crate::sources::evac;
 use ossicle::asset::Asset;

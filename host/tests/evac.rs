@@ -603,10 +603,7 @@ fn skeleton(names: &[&str]) -> SkeletonIr {
 fn clip_with_bones(bones: &[&str]) -> SkelClipIr {
     let mut clip = read(&W::header(0, 1.0, 30.0, 0, "idle").0).unwrap();
     clip.origin.file = PathBuf::from("idle.evac");
-    clip.tracks = bones
-        .iter()
-        .map(|b| BoneTrackIr::linear(*b, vec![], vec![], vec![]))
-        .collect();
+    clip.tracks = bones.iter().map(|b| BoneTrackIr::linear(*b, vec![], vec![], vec![])).collect();
     clip
 }
 

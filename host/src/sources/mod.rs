@@ -55,6 +55,13 @@ pub fn load_source(path: &Path) -> Result<Project, HostError> {
 /// A sprite file that several inputs bring in (scenes showing it with `src`, or also given as an
 /// input itself) is built once. Two scenes with one name are an error at the second's name.
 pub fn load_sources<P: AsRef<Path>>(paths: &[P]) -> Result<Project, HostError> {
+    load_sources_with(paths, None)
+}
+
+/// [`load_sources`], with Unity clips' path hashes also resolved against `unity_paths` (a file of
+/// paths, one per line, or a type-tree dump with an `m_TOS` table; see
+/// [`PathTable::parse`](crate::unity::PathTable::parse)).
+pub fn load_sources_with<P: AsRef<Path>>(paths: &[P], unity_paths: Option<&Path>) -> Result<Project, HostError> {
     let mut project = Project::default();
     for path in paths {
         let mut p = load_source(path.as_ref())?;
@@ -72,6 +79,14 @@ pub fn load_sources<P: AsRef<Path>>(paths: &[P]) -> Result<Project, HostError> {
         }
         project.merge(p);
     }
+    let table = match unity_paths {
+        Some(file) => {
+            let bytes = read_limited(file, crate::unity::MAX_SOURCE_BYTES)?;
+            crate::unity::PathTable::parse(&bytes).map_err(|e| e.into_host(file))?
+        }
+        None => crate::unity::PathTable::default(),
+    };
+    crate::unity::resolve(&mut project, table)?;
     Ok(project)
 }
 
@@ -91,7 +106,8 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// What each kind of source is, for messages.
 pub const SUPPORTED: &str = "supported sources: Aseprite files (.aseprite, .ase), Aseprite JSON exports and \
 TexturePacker JSON sheets (.json with \"frames\"), ossicle test sources (.json with \"format\": \"ossicle-test/1\"), \
-animation sets (.anim.xml), EVA skeleton + clip text (.eva), EVAC skeletal clips (.evac) and folders of numbered PNGs";
+animation sets (.anim.xml), EVA skeleton + clip text (.eva), EVAC skeletal clips (.evac), Unity AnimationClips (editor \
+.anim YAML, or type-tree JSON dumps with m_MuscleClip) and folders of numbered PNGs";
 
 /// Parses source bytes that came from `path`: the file name chooses between Aseprite, EVA, XML and
 /// JSON, and a JSON document's content chooses between a test source, an Aseprite export and a
@@ -102,12 +118,14 @@ pub fn parse_source(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
         "aseprite" | "ase" => aseprite::parse(path, bytes),
         "eva" => eva::parse(path, bytes),
         "evac" => evac::parse(path, bytes),
+        "anim" => unity_source(path, bytes),
         "xml" if is_scene(bytes) => load_scene(path, bytes),
         "xml" => animxml::parse(path, bytes),
         "json" => match json_kind(bytes) {
             JsonKind::Test => testsrc::parse(path, bytes),
             JsonKind::Aseprite => aseprite_json::parse(path, bytes),
             JsonKind::TexturePacker => texturepacker::parse(path, bytes),
+            JsonKind::Unity => unity_source(path, bytes),
             JsonKind::Unknown(why) => Err(HostError::file(path, why)),
         },
         _ => Err(HostError::file(
@@ -201,11 +219,19 @@ enum JsonKind {
     Test,
     Aseprite,
     TexturePacker,
+    Unity,
     Unknown(String),
 }
 
 /// Which JSON source a document is (a parse error is left to the chosen parser, which reports it
 /// with its place).
+/// A Unity clip (editor YAML or type-tree JSON), kept for [`crate::unity::resolve`].
+fn unity_source(path: &Path, bytes: &[u8]) -> Result<Project, HostError> {
+    let clip = crate::unity::read_source(bytes).map_err(|e| e.into_host(path))?;
+    let origin = crate::ir::Origin { file: path.to_path_buf(), place: format!("clip {}", clip.name) };
+    Ok(Project { unity: vec![crate::ir::UnitySource { clip, origin }], ..Project::default() })
+}
+
 fn json_kind(bytes: &[u8]) -> JsonKind {
     let Ok(v) = serde_json::from_slice::<serde_json::Value>(bytes) else {
         // Malformed JSON: let the sheet parser say where.
@@ -214,6 +240,11 @@ fn json_kind(bytes: &[u8]) -> JsonKind {
     let Some(obj) = v.as_object() else {
         return JsonKind::Unknown("JSON is not an object: neither a sprite sheet nor an ossicle test source".into());
     };
+    let unity_keys = ["m_MuscleClip", "m_ClipBindingConstant", "m_AnimationClipSettings"];
+    let body = obj.get("data").and_then(|d| d.as_object()).unwrap_or(obj);
+    if unity_keys.iter().any(|k| body.contains_key(*k)) {
+        return JsonKind::Unity;
+    }
     if obj.contains_key("format") && !obj.contains_key("frames") {
         return JsonKind::Test;
     }

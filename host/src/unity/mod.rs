@@ -23,6 +23,7 @@
 
 pub mod anim;
 pub mod bindings;
+pub mod convert;
 pub mod muscle;
 pub mod output;
 pub mod typetree;
@@ -307,6 +308,13 @@ impl PathTable {
         self.names.entry(crc32(path.as_bytes())).or_insert_with(|| path.to_string());
     }
 
+    /// Adds every entry of `other`.
+    pub fn merge(&mut self, other: &PathTable) {
+        for (h, name) in &other.names {
+            self.names.entry(*h).or_insert_with(|| name.clone());
+        }
+    }
+
     /// Adds a hash with its name as given (an `m_TOS` entry), without checking the hash.
     pub fn insert_hashed(&mut self, hash: u32, path: &str) {
         self.names.entry(hash).or_insert_with(|| path.to_string());
@@ -378,6 +386,53 @@ impl PathTable {
         }
         Ok(t)
     }
+}
+
+/// Converts the Unity clips `project` holds ([`crate::ir::Project::unity`]) into skeletal clips,
+/// skeletons and scenes ([`convert::convert`]), resolving their path hashes against `table`, every
+/// skeleton of the project (its bones' hierarchy paths, [`PathTable::from_skeleton`]) and the paths
+/// an editor clip names. A clip's skeletal part binds, like an EVAC clip, to the build's skeleton
+/// (`--skeleton` picks one of several); in a build without a skeleton it brings its own (named
+/// after the clip). What was approximated goes to `project.notes`.
+pub fn resolve(project: &mut crate::ir::Project, mut table: PathTable) -> Result<(), HostError> {
+    let sources = std::mem::take(&mut project.unity);
+    if sources.is_empty() {
+        return Ok(());
+    }
+    for sk in &project.skeletons {
+        table.merge(&PathTable::from_skeleton(sk));
+    }
+    let had_skeleton = !project.skeletons.is_empty();
+    for src in sources {
+        let c =
+            convert::convert(&src.clip, &table, &src.origin).map_err(|why| HostError::file(&src.origin.file, why))?;
+        if let Some(mut clip) = c.skel_clip {
+            if !had_skeleton {
+                if let Some(sk) = c.skeleton {
+                    if project.skeletons.iter().any(|s| s.name == sk.name) {
+                        return Err(HostError::file(
+                            &src.origin.file,
+                            format!("clip {:?}: a skeleton of that name is already in the build", clip.name),
+                        ));
+                    }
+                    clip.skeleton = Some(sk.name.clone());
+                    project.skeletons.push(sk);
+                }
+            }
+            project.skel_clips.push(clip);
+        }
+        if let Some(scene) = c.scene {
+            if project.scenes.iter().any(|s| s.name == scene.name) {
+                return Err(HostError::file(
+                    &src.origin.file,
+                    format!("clip {:?}: a scene of that name is already in the build", scene.name),
+                ));
+            }
+            project.scenes.push(scene);
+        }
+        project.notes.extend(c.notes.into_iter().map(|n| format!("{}: {n}", src.origin.file.display())));
+    }
+    Ok(())
 }
 
 /// serde_json's message without its " at line L column C" suffix.
