@@ -9,8 +9,8 @@
 //! and a component without a key there gets one on its own curve (the cubic split at that time:
 //! its value and its derivative as both tangents), so the merged channel evaluates to exactly the
 //! same values as the component curves. Times are shifted so the clip starts at 0
-//! (`m_StartTime`), the duration is `m_StopTime − m_StartTime` (`1 / m_SampleRate` when that is
-//! not positive: a single-pose clip).
+//! (`m_StartTime`), the duration is `m_StopTime − m_StartTime`; when that is not positive (an editor
+//! clip without clip settings) the last key's time, or `1 / m_SampleRate` for a single pose.
 //!
 //! - A channel whose segments are all steps (an infinite out- or in-slope, or non-finite
 //!   coefficients, which the decoder reports as infinite slopes) or flat is stored with Step
@@ -77,10 +77,17 @@ pub struct Converted {
     pub notes: Vec<String>,
 }
 
-/// Converts `clip` (from `origin`) with its paths resolved by `table`. Errors, naming the path
-/// or curve: unresolved path hashes (all of them), a Transform binding with missing components, a
-/// path with both quaternion and Euler curves, two paths ending in the same bone name.
-pub fn convert(clip: &Clip, table: &PathTable, origin: &Origin) -> Result<Converted, String> {
+/// Converts `clip` (from `origin`) with its paths resolved by `table`; a Transform binding missing
+/// some components (an editor clip animating `m_LocalPosition.x` alone) holds the others at the bind
+/// pose of the bone in `bind` (the identity when `bind` has none). Errors, naming the path or curve:
+/// unresolved path hashes (all of them), a path with both quaternion and Euler curves, two paths
+/// ending in the same bone name.
+pub fn convert(
+    clip: &Clip,
+    table: &PathTable,
+    origin: &Origin,
+    bind: &dyn Fn(&str) -> Option<Transform3>,
+) -> Result<Converted, String> {
     let mut table = table.clone();
     for p in &clip.paths {
         table.insert(p);
@@ -100,8 +107,20 @@ pub fn convert(clip: &Clip, table: &PathTable, origin: &Origin) -> Result<Conver
     let mut duration = clip.stop_time - start;
     let mut notes = Vec::new();
     if !(duration > 0.0) {
-        duration = 1.0 / if clip.sample_rate > 0.0 { clip.sample_rate } else { 60.0 };
-        notes.push(format!("clip {:?}: start and stop times equal: duration set to {duration} s", clip.name));
+        // No clip settings (an editor clip without m_AnimationClipSettings): the last key's time,
+        // as Unity measures such a clip; a single pose lasts one frame.
+        let last = clip
+            .curves
+            .iter()
+            .flat_map(|c| c.keys.iter().map(|k| k.time))
+            .filter(|t| t.is_finite())
+            .fold(start, f64::max);
+        duration = if last > start {
+            last - start
+        } else {
+            1.0 / if clip.sample_rate > 0.0 { clip.sample_rate } else { 60.0 }
+        };
+        notes.push(format!("clip {:?}: no stop time after the start: duration set to {duration} s", clip.name));
     }
     let path_of = |c: &Curve| table.name(c.binding.path).unwrap_or("").to_string();
 
@@ -141,30 +160,48 @@ pub fn convert(clip: &Clip, table: &PathTable, origin: &Origin) -> Result<Conver
                 return Err(format!("paths {other:?} and {path:?} both end in bone name {bone:?}"));
             }
             let what = |k: usize| format!("path {path:?} {}", ["position", "rotation", "scale", "Euler rotation"][k]);
-            let comps = |k: usize, w: usize| -> Result<Option<Vec<&[Key]>>, String> {
+            let rest = bind(bone).unwrap_or(Transform3::IDENTITY);
+            let mut missing: Vec<String> = Vec::new();
+            let mut comps = |k: usize, w: usize| -> Result<Option<Vec<Vec<Key>>>, String> {
                 let present: Vec<Option<&Curve>> = g.curves[k].iter().take(w).copied().collect();
                 if present.iter().all(Option::is_none) {
                     return Ok(None);
                 }
-                if present.iter().any(Option::is_none) {
-                    return Err(format!("{}: curves for only some components", what(k)));
+                let mut out = Vec::with_capacity(w);
+                for (c, p) in present.iter().enumerate() {
+                    match p {
+                        Some(curve) => out.push(curve.keys.clone()),
+                        None => {
+                            let v = match k {
+                                0 => rest.translation[c],
+                                1 => rest.rotation[c],
+                                2 => rest.scale[c],
+                                _ => 0.0,
+                            };
+                            missing
+                                .push(format!("{}: no curve for component {c}: held at {v} (the bind pose)", what(k)));
+                            out.push(vec![Key { time: start, value: v, in_slope: 0.0, out_slope: 0.0 }]);
+                        }
+                    }
                 }
-                Ok(Some(present.iter().flatten().map(|c| &c.keys[..]).collect()))
+                Ok(Some(out))
             };
+            let (position, quaternion, euler, scale) = (comps(0, 3)?, comps(1, 4)?, comps(3, 3)?, comps(2, 3)?);
+            notes.append(&mut missing);
             let mut t = BoneTrackIr { bone: bone.to_string(), ..BoneTrackIr::default() };
-            if let Some(p) = comps(0, 3)? {
-                let ch = assemble::<3>(&p, start, duration);
+            if let Some(p) = position {
+                let ch = assemble::<3>(&slices(&p), start, duration);
                 (t.translation, t.interpolation[0], t.translation_tangents) = ch.into_ir();
             }
-            match (comps(1, 4)?, comps(3, 3)?) {
+            match (quaternion, euler) {
                 (Some(_), Some(_)) => return Err(format!("path {path:?}: both quaternion and Euler rotation curves")),
                 (Some(r), None) => {
-                    let ch = assemble::<4>(&r, start, duration);
+                    let ch = assemble::<4>(&slices(&r), start, duration);
                     (t.rotation, t.interpolation[1], t.rotation_tangents) = ch.into_ir();
                 }
                 (None, Some(e)) => {
                     let order = g.order.unwrap_or(RotationOrder::Zxy);
-                    t.rotation = bake_euler(&e, order, start, duration, clip.sample_rate)
+                    t.rotation = bake_euler(&slices(&e), order, start, duration, clip.sample_rate)
                         .map_err(|why| format!("{}: {why}", what(3)))?;
                     notes.push(format!(
                         "{}: baked to {} linear quaternion keys (order {:?})",
@@ -175,8 +212,8 @@ pub fn convert(clip: &Clip, table: &PathTable, origin: &Origin) -> Result<Conver
                 }
                 (None, None) => {}
             }
-            if let Some(s) = comps(2, 3)? {
-                let ch = assemble::<3>(&s, start, duration);
+            if let Some(s) = scale {
+                let ch = assemble::<3>(&slices(&s), start, duration);
                 (t.scale, t.interpolation[2], t.scale_tangents) = ch.into_ir();
             }
             tracks.push(t);
@@ -215,6 +252,11 @@ pub fn convert(clip: &Clip, table: &PathTable, origin: &Origin) -> Result<Conver
 struct TransformCurves<'a> {
     curves: [[Option<&'a Curve>; 4]; 4],
     order: Option<RotationOrder>,
+}
+
+/// The key slices of component curves.
+fn slices(v: &[Vec<Key>]) -> Vec<&[Key]> {
+    v.iter().map(Vec::as_slice).collect()
 }
 
 /// The bone a path names.

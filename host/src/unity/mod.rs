@@ -404,8 +404,11 @@ pub fn resolve(project: &mut crate::ir::Project, mut table: PathTable) -> Result
     }
     let had_skeleton = !project.skeletons.is_empty();
     for src in sources {
-        let c =
-            convert::convert(&src.clip, &table, &src.origin).map_err(|why| HostError::file(&src.origin.file, why))?;
+        // Bind poses by bone name, from the build's skeletons (the first that has the bone).
+        let bind =
+            |bone: &str| project.skeletons.iter().flat_map(|s| s.bones.iter()).find(|b| b.name == bone).map(|b| b.bind);
+        let c = convert::convert(&src.clip, &table, &src.origin, &bind)
+            .map_err(|why| HostError::file(&src.origin.file, why))?;
         if let Some(mut clip) = c.skel_clip {
             if !had_skeleton {
                 if let Some(sk) = c.skeleton {
