@@ -501,3 +501,60 @@ AnimationClip:
     let o = ossicle(&["inspect", out.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("skelclip \"Lean\" of skeleton \"figure\""));
 }
+
+#[test]
+fn float_curves_play_through_the_kernels_scene_runtime() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A light's intensity: a Hermite segment (slopes 3 and -1) then a step.
+    let yaml = r#"%YAML 1.1
+--- !u!74 &7400000
+AnimationClip:
+  m_Name: Glow
+  m_FloatCurves:
+  - curve:
+      m_Curve:
+      - time: 0
+        value: 1
+        inSlope: 0
+        outSlope: 3
+      - time: 0.5
+        value: 2
+        inSlope: -1
+        outSlope: Infinity
+      - time: 1
+        value: 0.5
+        inSlope: 0
+        outSlope: 0
+    attribute: m_Intensity
+    path: Body/Light
+    classID: 108
+"#;
+    let anim = tmp.path().join("glow.anim");
+    std::fs::write(&anim, yaml).unwrap();
+    let script = tmp.path().join("glow.script");
+    std::fs::write(&script, "update 0.125\nupdate 0.125\nupdate 0.125\nupdate 0.125\nupdate 0.375\n").unwrap();
+    for scalar in ["f32", "q16"] {
+        let out = tmp.path().join(format!("glow-{scalar}.osb"));
+        let o = ossicle(&["build", anim.to_str().unwrap(), "-o", out.to_str().unwrap(), "--scalar", scalar]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = ossicle(&["trace", out.to_str().unwrap(), "--script", script.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let property = format!("script.attr_{:08x}", crc32(b"m_Intensity"));
+        let mut t = 0.0;
+        for (line, dt) in text.lines().zip([0.125, 0.125, 0.125, 0.125, 0.375]) {
+            t += dt;
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let w = &v["writes"][0];
+            assert_eq!(
+                (w["node"].as_str(), w["property"].as_str()),
+                (Some("/Animator/Body/Light"), Some(property.as_str()))
+            );
+            let got = w["value"].as_f64().unwrap();
+            // The Hermite curve up to 0.5 s, then the step holds 2 until 1 s.
+            let want = if t <= 0.5 { hermite(0.0, 1.0, 3.0, 0.5, 2.0, -1.0, t) } else { 2.0 };
+            let tol = if scalar == "f32" { 1e-5 } else { 1e-3 };
+            assert!((got - want).abs() < tol, "{scalar} at {t}: {got} vs {want}");
+        }
+    }
+}

@@ -106,7 +106,7 @@ pub fn convert(
     let start = clip.start_time;
     let mut duration = clip.stop_time - start;
     let mut notes = Vec::new();
-    if !(duration > 0.0) {
+    if duration.is_nan() || duration <= 0.0 {
         // No clip settings (an editor clip without m_AnimationClipSettings): the last key's time,
         // as Unity measures such a clip; a single pose lasts one frame.
         let last = clip
