@@ -122,6 +122,15 @@ pub fn convert(
         };
         notes.push(format!("clip {:?}: no stop time after the start: duration set to {duration} s", clip.name));
     }
+    for c in &clip.curves {
+        let weighted = c.modes.iter().filter(|m| m.weighted_mode != 0).count();
+        if weighted > 0 {
+            notes.push(format!(
+                "curve {}: {weighted} key(s) with weighted tangents converted as unweighted (Hermite)",
+                c.index
+            ));
+        }
+    }
     let path_of = |c: &Curve| table.name(c.binding.path).unwrap_or("").to_string();
 
     // Transform curves by path and kind.
