@@ -910,6 +910,14 @@ fn bad_streamed_words() {
     // Frames going back in time.
     let d = Dump { words: vec![f(1.0), 0, f(0.5), 0], curve_count: json!(1), bindings: one(), ..Dump::default() };
     bad(&d, &format!("{SP}/data/2"), "frame 1's time 0.5 is before the previous frame's 1");
+    // A word that is not a u32.
+    let mut v = Dump { words: vec![f(0.0), 0, 0], curve_count: json!(1), bindings: one(), ..Dump::default() }.nested();
+    v["data"]["m_MuscleClip"]["m_Clip"]["data"]["m_StreamedClip"]["data"][1] = json!("x");
+    let e = unity::typetree::read_clip(&v).unwrap_err();
+    assert_eq!((e.place(), e.reason()), (format!("{SP}/data/1"), "expected a number, found \"x\""));
+    v["data"]["m_MuscleClip"]["m_Clip"]["data"]["m_StreamedClip"]["data"][1] = json!(4294967296u64);
+    let e = unity::typetree::read_clip(&v).unwrap_err();
+    assert_eq!((e.place(), e.reason()), (format!("{SP}/data/1"), "4294967296 does not fit 32 bits"));
     // A negative curveCount.
     let d = Dump { curve_count: json!(-1), bindings: one(), ..Dump::default() };
     bad(&d, &format!("{SP}/curveCount"), "negative or oversized curve count -1");
