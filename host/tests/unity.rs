@@ -785,6 +785,26 @@ fn euler_bindings_in_several_rotation_orders() {
     assert_eq!(RotationOrder::from_unity(6), None);
 }
 
+#[test]
+fn euler_curves_of_a_dump_convert_with_their_binding_order() {
+    // Constant Euler angles (90, 90, 0) on two transforms: customType 3 (YXZ) and 0 (XYZ). By hand
+    // (see above): YXZ = qx·qy = (½, ½, ½, ½), XYZ = qy·qx = (½, ½, -½, ½).
+    let euler = |path: u32, order: i64| json!({"path": path, "attribute": 4, "typeID": 4, "customType": order, "isPPtrCurve": 0});
+    let d = Dump {
+        constant: vec![90.0, 90.0, 0.0, 90.0, 90.0, 0.0],
+        bindings: vec![euler(1, 3), euler(2, 0)],
+        ..Dump::default()
+    };
+    let clip = d.decode().unwrap();
+    for (chunk, expect) in clip.curves.chunks(3).zip([[0.5, 0.5, 0.5, 0.5], [0.5, 0.5, -0.5, 0.5]]) {
+        let BindingKind::Euler(order) = chunk[0].binding.kind else { panic!("{:?}", chunk[0].binding) };
+        assert!(chunk.iter().all(|c| c.binding.kind == BindingKind::Euler(order)));
+        let deg = [chunk[0].keys[0].value, chunk[1].keys[0].value, chunk[2].keys[0].value];
+        let q = euler_to_quat(deg, order);
+        assert!(q.iter().zip(&expect).all(|(a, b)| (a - b).abs() < 1e-12), "{order:?}: {q:?}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Paths.
 

@@ -393,6 +393,18 @@ pub const MAX_SOURCE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Reads a clip from a source's bytes: a type-tree JSON dump (text starting with `{`) or an editor
 /// YAML file (`%YAML` or `---`). An AssetBundle or serialized file is refused with a hint.
+///
+/// ```
+/// use ossicle_host::unity::{read_source, Block, UnityError};
+/// let anim = b"%YAML 1.1\n--- !u!74 &7400000\nAnimationClip:\n  m_Name: Idle\n  m_PositionCurves:\n  - curve:\n      m_Curve:\n      - time: 0\n        value: {x: 1, y: 2, z: 3}\n    path: Hips\n";
+/// let clip = read_source(anim).unwrap();
+/// assert_eq!((clip.name.as_str(), clip.curves.len()), ("Idle", 3));
+/// assert_eq!((clip.curves[2].block, clip.curves[2].keys[0].value), (Block::Editor, 3.0));
+///
+/// let e = read_source(br#"{"m_Name": "x", "m_AnimationClips": []}"#).unwrap_err();
+/// assert!(matches!(e, UnityError::Json { .. }));
+/// assert!(e.to_string().starts_with("/: JSON of another class"));
+/// ```
 pub fn read_source(bytes: &[u8]) -> Result<Clip, UnityError> {
     if bytes.starts_with(b"UnityFS") || bytes.starts_with(b"UnityWeb") || bytes.starts_with(b"UnityRaw") {
         return Err(UnityError::File {

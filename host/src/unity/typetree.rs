@@ -153,8 +153,6 @@ impl<'a> Node<'a> {
     pub fn str(&self) -> Result<&'a str, UnityError> {
         match self.v {
             Value::String(s) => Ok(s),
-            // A YAML-sourced tree reads an empty scalar as an empty string already; a number is
-            // a name too ("m_Name: 12").
             other => Err(self.err(format!("expected a string, found {}", kind(other)))),
         }
     }
