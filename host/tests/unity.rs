@@ -944,6 +944,30 @@ fn bad_streamed_words() {
 }
 
 #[test]
+fn cli_refuses_a_bad_dump_with_its_pointer() {
+    let d = Dump {
+        words: vec![f(0.0), 1, 0, 0, 0, 0],
+        curve_count: json!(1),
+        bindings: vec![float_binding(0, 1)],
+        ..Dump::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("bad.json");
+    std::fs::write(&src, d.nested().to_string()).unwrap();
+    let o = ossicle(&["curves", s(&src), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr).trim(),
+        format!(
+            "error: {}:{SP}/data/1: the words do not form whole frames: frame 0 (time 0) has 1 keys, which need 5 \
+             words, but 4 remain",
+            s(&src)
+        )
+    );
+}
+
+#[test]
 fn bad_binding_totals_and_types() {
     let words = vec![f(PRE), 1, 0, 0, 0, 0, f(1.0), f(END), 0];
     // Two bindings for one curve.
