@@ -116,6 +116,12 @@ fn real_dumps_of_both_versions_decode_identically_and_match_the_editor_yaml() {
         }
     }
     assert_eq!(y.curves[0].keys.iter().map(|k| k.value).collect::<Vec<_>>(), vec![2.15, 6.44, 2.15]);
+    // Between keys both evaluate the same cubic: at 0.25 s, 2.15 - 68.64·0.25³ + 51.48·0.25² =
+    // 4.295 (Hermite of flat tangents: the midpoint), at 0.75 s the same by symmetry.
+    for t in [0.25, 0.75] {
+        assert!(close(c22.curves[0].evaluate(t).unwrap(), 4.295, 1e-5));
+        assert!(close(y.curves[0].evaluate(t).unwrap(), 4.295, 1e-12));
+    }
     assert_eq!(y.curves[0].modes.len(), 3);
     assert!(y.curves[0].modes.iter().all(|m| m.tangent_mode == 0 && m.weighted_mode == 0));
     assert_eq!(y.events.len(), 2);
@@ -350,6 +356,11 @@ fn streamed_cubic_segments_give_values_and_both_slopes() {
     // The -f32::MAX segment is flat at 1 (c0..c2 = 0): in-slope 0 at the first key.
     assert_key(&k[0], 0.0, 1.0, 0.0, 3.0, 0.0);
     assert_key(&k[1], 2.0, 7.0, 7.0, -1.0, 0.0);
+    // The keys' Hermite segment is the stored cubic: v(0.5) = ((0.5 - 2)·0.5 + 3)·0.5 + 1 = 2.125,
+    // v(1.5) = ((1.5 - 2)·1.5 + 3)·1.5 + 1 = 4.375; held at 7 after the last key.
+    let c = &clip.curves[0];
+    assert!(close(c.evaluate(0.5).unwrap(), 2.125, 1e-12) && close(c.evaluate(1.5).unwrap(), 4.375, 1e-12));
+    assert_eq!((c.evaluate(-1.0), c.evaluate(3.0)), (Some(1.0), Some(7.0)));
     // Events.
     assert_eq!(clip.events.len(), 1);
     let e = &clip.events[0];
@@ -414,6 +425,8 @@ fn steps_and_flat_segments() {
     assert_key(&k[0], 0.0, 1.0, 0.0, f64::INFINITY, 0.0);
     assert_key(&k[1], 1.0, 5.0, 0.0, 0.0, 0.0);
     assert_key(&k[2], 2.0, 5.0, 0.0, 0.0, 0.0);
+    let c = &d.decode().unwrap().curves[0];
+    assert_eq!((c.evaluate(0.999), c.evaluate(1.0), c.evaluate(1.5)), (Some(1.0), Some(5.0), Some(5.0)));
 }
 
 #[test]

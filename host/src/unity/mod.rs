@@ -190,6 +190,50 @@ pub struct Curve {
     pub modes: Vec<KeyModes>,
 }
 
+impl Curve {
+    /// The curve's value at `t` seconds, as Unity evaluates an unweighted curve: cubic Hermite
+    /// between keys (values and slopes), a step where the left key's out-slope or the right key's
+    /// in-slope is infinite, the end keys' values before the first and after the last key. `None`
+    /// for a curve without keys. Tangent weights (`KeyModes`) are not applied.
+    ///
+    /// ```
+    /// use ossicle_host::unity::{Block, Curve, Key};
+    /// # use ossicle_host::unity::{Binding, BindingKind};
+    /// # let binding = Binding { path: 0, type_id: 114, attribute: 0, component: 0, custom_type: 0,
+    /// #     kind: BindingKind::Float, generic_index: 0 };
+    /// let keys = vec![
+    ///     Key { time: 0.0, value: 0.0, in_slope: 0.0, out_slope: 1.0 },
+    ///     Key { time: 2.0, value: 2.0, in_slope: 1.0, out_slope: 0.0 },
+    /// ];
+    /// let c = Curve { index: 0, block: Block::Streamed, binding, keys, modes: vec![] };
+    /// assert_eq!(c.evaluate(0.5), Some(0.5));
+    /// assert_eq!(c.evaluate(9.0), Some(2.0));
+    /// ```
+    pub fn evaluate(&self, t: f64) -> Option<f64> {
+        let first = self.keys.first()?;
+        let last = self.keys.last()?;
+        if t <= first.time {
+            return Some(first.value);
+        }
+        if t >= last.time {
+            return Some(last.value);
+        }
+        let i = self.keys.partition_point(|k| k.time <= t);
+        let (a, b) = (self.keys.get(i.checked_sub(1)?)?, self.keys.get(i)?);
+        if !a.out_slope.is_finite() || !b.in_slope.is_finite() {
+            return Some(a.value);
+        }
+        let h = b.time - a.time;
+        let s = (t - a.time) / h;
+        let (s2, s3) = (s * s, s * s * s);
+        let h00 = 2.0 * s3 - 3.0 * s2 + 1.0;
+        let h10 = s3 - 2.0 * s2 + s;
+        let h01 = -2.0 * s3 + 3.0 * s2;
+        let h11 = s3 - s2;
+        Some(h00 * a.value + h10 * h * a.out_slope + h01 * b.value + h11 * h * b.in_slope)
+    }
+}
+
 /// An object reference (`PPtr`): `m_FileID` and `m_PathID`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PPtr {
