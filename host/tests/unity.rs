@@ -1258,3 +1258,125 @@ fn editor_yaml_errors_name_line_and_field() {
         )
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Transform channels (phase 2's input).
+
+fn float_curve(keys: Vec<Key>, attribute: u32, component: u8, kind: BindingKind) -> unity::Curve {
+    unity::Curve {
+        index: 0,
+        block: Block::Editor,
+        binding: unity::Binding { path: 9, type_id: 4, attribute, component, custom_type: 0, kind, generic_index: 0 },
+        keys,
+        modes: vec![],
+    }
+}
+
+fn key(time: f64, value: f64, in_slope: f64, out_slope: f64) -> Key {
+    Key { time, value, in_slope, out_slope }
+}
+
+#[test]
+fn transform_channels_merge_component_times_without_changing_the_curves() {
+    // x: 0 -> 1 over 1 s with flat ends: x(t) = 3t² - 2t³, x(0.5) = 0.5, x'(0.5) = 6t - 6t² = 1.5.
+    // y: keys at 0, 0.5, 1. z: not animated (default 5).
+    let x = float_curve(vec![key(0.0, 0.0, 0.0, 0.0), key(1.0, 1.0, 0.0, 0.0)], 1, 0, BindingKind::Position);
+    let y = float_curve(
+        vec![key(0.0, 0.0, 0.0, 0.0), key(0.5, 2.0, 0.0, 0.0), key(1.0, 0.0, 0.0, 0.0)],
+        1,
+        1,
+        BindingKind::Position,
+    );
+    // A stepped scale x (1 held until 1 s, then 5) beside a scale y keyed at 0.5 s.
+    let sx = float_curve(vec![key(0.0, 1.0, 0.0, f64::INFINITY), key(1.0, 5.0, 0.0, 0.0)], 3, 0, BindingKind::Scale);
+    let sy = float_curve(vec![key(0.0, 1.0, 0.0, 0.0), key(0.5, 1.0, 0.0, 0.0)], 3, 1, BindingKind::Scale);
+    let clip = Clip {
+        name: "c".into(),
+        sample_rate: 60.0,
+        start_time: 0.0,
+        stop_time: 1.0,
+        loop_time: false,
+        curves: vec![x, y, sx, sy],
+        pptr_mapping: vec![],
+        events: vec![],
+        value_array_delta: vec![],
+        paths: vec![],
+    };
+    let ch = unity::channels::transform_channels(&clip, |_, attr, c| if attr == 3 { 1.0 } else { 5.0 + c as f64 });
+    assert_eq!(ch.len(), 1);
+    let t = &ch[0].translation;
+    assert_eq!(t.iter().map(|k| k.time).collect::<Vec<_>>(), [0.0, 0.5, 1.0]);
+    assert_eq!(t[1].value, [0.5, 2.0, 7.0]);
+    assert_eq!((t[1].in_slope, t[1].out_slope), ([1.5, 0.0, 0.0], [1.5, 0.0, 0.0]));
+    // The split Hermite reproduces x: on [0, 0.5] with (0, 0) -> (0.5, 1.5), at s = ½:
+    // ½·0.5 + (-⅛)·0.5·1.5 = 0.15625 = 3·0.25² - 2·0.25³.
+    let split = float_curve(
+        t.iter().map(|k| key(k.time, k.value[0], k.in_slope[0], k.out_slope[0])).collect(),
+        1,
+        0,
+        BindingKind::Position,
+    );
+    for (tt, expect) in [(0.25, 0.15625), (0.8, 3.0 * 0.64 - 2.0 * 0.512)] {
+        assert!(close(split.evaluate(tt).unwrap(), expect, 1e-12), "{tt}");
+    }
+    // The stepped scale x split at 0.5 s stays a step; z is the default.
+    let s = &ch[0].scale;
+    assert_eq!(s.len(), 3);
+    assert_eq!((s[1].value[0], s[1].out_slope[0]), (1.0, f64::INFINITY));
+    assert_eq!(s[2].value, [5.0, 1.0, 1.0]);
+    assert!(ch[0].rotation.is_empty() && ch[0].euler.is_none());
+}
+
+#[test]
+fn real_clip_channels_agree_between_dump_and_yaml() {
+    let Some(dir) = unity_dir() else { return };
+    let d = read_clip(&dir.join("typetree-json/u2022.1.20f1_AnimationClip_Animation.json"));
+    let y = read_clip(&dir.join("yaml/Animation.anim"));
+    let (cd, cy) = (
+        unity::channels::transform_channels(&d, |_, _, _| 0.0),
+        unity::channels::transform_channels(&y, |_, _, _| 0.0),
+    );
+    assert_eq!((cd.len(), cy.len()), (1, 1));
+    assert_eq!(cd[0].translation.len(), 3);
+    for (a, b) in cd[0].translation.iter().zip(&cy[0].translation) {
+        assert_eq!(a.time, b.time);
+        assert!(a.value.iter().zip(&b.value).all(|(p, q)| close(*p, *q, 1e-6)));
+    }
+    assert!(close(cy[0].translation[1].value[0], 6.44, 0.0));
+}
+
+#[test]
+fn euler_keys_sample_into_quaternions() {
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    // A turn about y from 0 to 180 degrees at 180 °/s (linear Hermite), sampled at 4 Hz.
+    let keys = vec![
+        unity::channels::VectorKey {
+            time: 0.0,
+            value: [0.0, 0.0, 0.0],
+            in_slope: [0.0; 3],
+            out_slope: [0.0, 180.0, 0.0],
+        },
+        unity::channels::VectorKey {
+            time: 1.0,
+            value: [0.0, 180.0, 0.0],
+            in_slope: [0.0, 180.0, 0.0],
+            out_slope: [0.0; 3],
+        },
+    ];
+    let q = unity::channels::euler_to_rotation_keys(&keys, RotationOrder::Zxy, 4.0);
+    assert_eq!(q.iter().map(|k| k.time).collect::<Vec<_>>(), [0.0, 0.25, 0.5, 0.75, 1.0]);
+    // y(0.5) = 90 °: (0, sin 45°, 0, cos 45°); y(1) = 180 °: (0, 1, 0, 0).
+    assert!(q[2].value.iter().zip([0.0, h, 0.0, h]).all(|(a, b)| (a - b).abs() < 1e-12), "{:?}", q[2]);
+    assert!(q[4].value.iter().zip([0.0, 1.0, 0.0, 0.0]).all(|(a, b)| (a - b).abs() < 1e-12), "{:?}", q[4]);
+    // Secant slopes: w from cos 0 = 1 to cos 22.5° over 0.25 s.
+    let w1 = (22.5f64).to_radians().cos();
+    assert!(close(q[0].out_slope[3], (w1 - 1.0) / 0.25, 1e-12));
+    assert_eq!(q[0].in_slope, [0.0; 4]);
+    // A stepped Euler segment gives a stepped quaternion segment.
+    let mut stepped = keys.clone();
+    stepped[0].out_slope = [0.0, f64::INFINITY, 0.0];
+    let q = unity::channels::euler_to_rotation_keys(&stepped, RotationOrder::Zxy, 2.0);
+    assert_eq!(q.len(), 3);
+    assert_eq!(q[1].value, [0.0, 0.0, 0.0, 1.0]);
+    assert_eq!(q[0].out_slope[1], f64::INFINITY);
+}

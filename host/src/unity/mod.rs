@@ -23,6 +23,7 @@
 
 pub mod anim;
 pub mod bindings;
+pub mod channels;
 pub mod muscle;
 pub mod output;
 pub mod typetree;
