@@ -1,11 +1,21 @@
 //! The Unity type-tree JSON reader (AnimationClip dumps, through to the muscle-clip decoder and
 //! the bindings) on arbitrary bytes: never panic, and an accepted clip has curves numbered in
 //! order, each with finite, strictly increasing key times, finite values and no NaN slope, and
-//! the JSON document of `ossicle curves` parses back.
+//! the JSON document of `ossicle curves` parses back; its Transform channels and their Euler
+//! samples hold no NaN.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use ossicle_host::unity::channels::{euler_to_rotation_keys, transform_channels, VectorKey, MAX_SAMPLES};
 use ossicle_host::unity::{output, read_source, PathTable};
+
+fn check<const N: usize>(keys: &[VectorKey<N>]) {
+    for k in keys {
+        assert!(k.value.iter().all(|v| v.is_finite()), "{k:?}");
+        assert!(k.in_slope.iter().chain(&k.out_slope).all(|v| !v.is_nan()), "{k:?}");
+    }
+    assert!(keys.windows(2).all(|w| w[0].time < w[1].time));
+}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(clip) = read_source(data) else { return };
@@ -20,4 +30,15 @@ fuzz_target!(|data: &[u8]| {
     let text = output::curves_json(&clip, &PathTable::default());
     let v: serde_json::Value = serde_json::from_str(&text).expect("the curves document is JSON");
     assert_eq!(v["curves"].as_array().map(Vec::len), Some(clip.curves.len()));
+    for ch in transform_channels(&clip, |_, _, _| 0.0) {
+        check(&ch.translation);
+        check(&ch.rotation);
+        check(&ch.scale);
+        if let Some((order, keys)) = &ch.euler {
+            check(keys);
+            let q = euler_to_rotation_keys(keys, *order, clip.sample_rate);
+            assert!(q.len() <= MAX_SAMPLES.max(keys.len()));
+            check(&q);
+        }
+    }
 });

@@ -28,6 +28,9 @@
 use super::bindings::{euler_to_quat, BindingKind, RotationOrder};
 use super::{Clip, Curve};
 
+/// The most samples [`euler_to_rotation_keys`] takes.
+pub const MAX_SAMPLES: usize = 1 << 20;
+
 /// A key of a vector channel: per component a value and Hermite slopes (`+inf` out-slope = step).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VectorKey<const N: usize> {
@@ -58,7 +61,8 @@ pub struct TransformChannels {
 
 impl Curve {
     /// The curve's derivative at `t`: the slope of [`Curve::evaluate`]'s curve there, 0 outside the
-    /// keys and inside a step, a key's out-slope at that key. `None` without keys.
+    /// keys and inside a step (and where it overflows f64), a key's out-slope at that key. `None`
+    /// without keys.
     pub fn derivative(&self, t: f64) -> Option<f64> {
         let first = self.keys.first()?;
         let last = self.keys.last()?;
@@ -79,7 +83,8 @@ impl Curve {
         let d10 = 3.0 * s * s - 4.0 * s + 1.0;
         let d01 = -d00;
         let d11 = 3.0 * s * s - 2.0 * s;
-        Some((d00 * a.value + d01 * b.value) / h + d10 * a.out_slope + d11 * b.in_slope)
+        let d = (d00 * a.value + d01 * b.value) / h + d10 * a.out_slope + d11 * b.in_slope;
+        Some(if d.is_finite() { d } else { 0.0 })
     }
 
     /// The key this curve has at `t` as (value, in-slope, out-slope), or the curve split there.
@@ -180,13 +185,16 @@ pub fn transform_channels(clip: &Clip, default: impl Fn(u32, u32, usize) -> f64)
 /// seconds between, each angle evaluated on its Hermite segment, converted with the rotation order,
 /// kept in one hemisphere (each quaternion the sign nearer the previous one), slopes the secants
 /// between samples (piecewise linear; a stepped Euler segment gives a stepped quaternion segment).
-/// A non-positive or non-finite `sample_rate` samples at the keys only.
+/// A non-positive or non-finite `sample_rate` samples at the keys only; at most [`MAX_SAMPLES`]
+/// samples are taken in all (later segments get fewer).
 pub fn euler_to_rotation_keys(keys: &[VectorKey<3>], order: RotationOrder, sample_rate: f64) -> Vec<VectorKey<4>> {
     let mut times: Vec<f64> = keys.iter().map(|k| k.time).collect();
     if sample_rate.is_finite() && sample_rate > 0.0 {
+        let mut budget = MAX_SAMPLES.saturating_sub(times.len());
         for w in keys.windows(2) {
             let (a, b) = (w[0].time, w[1].time);
-            let n = ((b - a) * sample_rate).ceil().min(1e6) as usize;
+            let n = ((b - a) * sample_rate).ceil().min(budget as f64 + 1.0).max(1.0) as usize;
+            budget = budget.saturating_sub(n - 1);
             times.extend((1..n).map(|i| a + (b - a) * i as f64 / n as f64));
         }
     }

@@ -195,7 +195,8 @@ impl Curve {
     /// The curve's value at `t` seconds, as Unity evaluates an unweighted curve: cubic Hermite
     /// between keys (values and slopes), a step where the left key's out-slope or the right key's
     /// in-slope is infinite, the end keys' values before the first and after the last key. `None`
-    /// for a curve without keys. Tangent weights (`KeyModes`) are not applied.
+    /// for a curve without keys. Tangent weights (`KeyModes`) are not applied. Where slopes are so
+    /// large that the cubic overflows f64, the left key's value.
     ///
     /// ```
     /// use ossicle_host::unity::{Block, Curve, Key};
@@ -231,7 +232,9 @@ impl Curve {
         let h10 = s3 - 2.0 * s2 + s;
         let h01 = -2.0 * s3 + 3.0 * s2;
         let h11 = s3 - s2;
-        Some(h00 * a.value + h10 * h * a.out_slope + h01 * b.value + h11 * h * b.in_slope)
+        let v = h00 * a.value + h10 * h * a.out_slope + h01 * b.value + h11 * h * b.in_slope;
+        // Slopes so large that the Hermite overflows f64: hold the left key's value.
+        Some(if v.is_finite() { v } else { a.value })
     }
 }
 
