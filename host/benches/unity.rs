@@ -3,7 +3,7 @@
 //! `cargo bench -p ossicle-host --bench unity`. A synthetic streamed clip shaped like a humanoid
 //! export: 150 curves (50 transforms × position/rotation/scale-like triples), every curve keyed
 //! in every frame at 60 frames/s for 10 s (601 frames plus the -f32::MAX and +inf frames, each key
-//! a cubic segment with non-zero coefficients), 451,206 words = 1.8 MB.
+//! a cubic segment with non-zero coefficients), 452,706 words = 1,810,824 bytes.
 //!
 //! - `decode`: `muscle::decode` alone (frames split, keys and slopes built in f64).
 //! - `json`: the same clip as a type-tree JSON dump read from text (serde_json parse, field reads,

@@ -116,6 +116,12 @@ fn real_dumps_of_both_versions_decode_identically_and_match_the_editor_yaml() {
         }
     }
     assert_eq!(y.curves[0].keys.iter().map(|k| k.value).collect::<Vec<_>>(), vec![2.15, 6.44, 2.15]);
+    // Between keys both evaluate the same cubic: at 0.25 s, 2.15 - 68.64·0.25³ + 51.48·0.25² =
+    // 4.295 (Hermite of flat tangents: the midpoint), at 0.75 s the same by symmetry.
+    for t in [0.25, 0.75] {
+        assert!(close(c22.curves[0].evaluate(t).unwrap(), 4.295, 1e-5));
+        assert!(close(y.curves[0].evaluate(t).unwrap(), 4.295, 1e-12));
+    }
     assert_eq!(y.curves[0].modes.len(), 3);
     assert!(y.curves[0].modes.iter().all(|m| m.tangent_mode == 0 && m.weighted_mode == 0));
     assert_eq!(y.events.len(), 2);
@@ -350,6 +356,11 @@ fn streamed_cubic_segments_give_values_and_both_slopes() {
     // The -f32::MAX segment is flat at 1 (c0..c2 = 0): in-slope 0 at the first key.
     assert_key(&k[0], 0.0, 1.0, 0.0, 3.0, 0.0);
     assert_key(&k[1], 2.0, 7.0, 7.0, -1.0, 0.0);
+    // The keys' Hermite segment is the stored cubic: v(0.5) = ((0.5 - 2)·0.5 + 3)·0.5 + 1 = 2.125,
+    // v(1.5) = ((1.5 - 2)·1.5 + 3)·1.5 + 1 = 4.375; held at 7 after the last key.
+    let c = &clip.curves[0];
+    assert!(close(c.evaluate(0.5).unwrap(), 2.125, 1e-12) && close(c.evaluate(1.5).unwrap(), 4.375, 1e-12));
+    assert_eq!((c.evaluate(-1.0), c.evaluate(3.0)), (Some(1.0), Some(7.0)));
     // Events.
     assert_eq!(clip.events.len(), 1);
     let e = &clip.events[0];
@@ -414,6 +425,8 @@ fn steps_and_flat_segments() {
     assert_key(&k[0], 0.0, 1.0, 0.0, f64::INFINITY, 0.0);
     assert_key(&k[1], 1.0, 5.0, 0.0, 0.0, 0.0);
     assert_key(&k[2], 2.0, 5.0, 0.0, 0.0, 0.0);
+    let c = &d.decode().unwrap().curves[0];
+    assert_eq!((c.evaluate(0.999), c.evaluate(1.0), c.evaluate(1.5)), (Some(1.0), Some(5.0), Some(5.0)));
 }
 
 #[test]
@@ -785,6 +798,26 @@ fn euler_bindings_in_several_rotation_orders() {
     assert_eq!(RotationOrder::from_unity(6), None);
 }
 
+#[test]
+fn euler_curves_of_a_dump_convert_with_their_binding_order() {
+    // Constant Euler angles (90, 90, 0) on two transforms: customType 3 (YXZ) and 0 (XYZ). By hand
+    // (see above): YXZ = qx·qy = (½, ½, ½, ½), XYZ = qy·qx = (½, ½, -½, ½).
+    let euler = |path: u32, order: i64| json!({"path": path, "attribute": 4, "typeID": 4, "customType": order, "isPPtrCurve": 0});
+    let d = Dump {
+        constant: vec![90.0, 90.0, 0.0, 90.0, 90.0, 0.0],
+        bindings: vec![euler(1, 3), euler(2, 0)],
+        ..Dump::default()
+    };
+    let clip = d.decode().unwrap();
+    for (chunk, expect) in clip.curves.chunks(3).zip([[0.5, 0.5, 0.5, 0.5], [0.5, 0.5, -0.5, 0.5]]) {
+        let BindingKind::Euler(order) = chunk[0].binding.kind else { panic!("{:?}", chunk[0].binding) };
+        assert!(chunk.iter().all(|c| c.binding.kind == BindingKind::Euler(order)));
+        let deg = [chunk[0].keys[0].value, chunk[1].keys[0].value, chunk[2].keys[0].value];
+        let q = euler_to_quat(deg, order);
+        assert!(q.iter().zip(&expect).all(|(a, b)| (a - b).abs() < 1e-12), "{order:?}: {q:?}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Paths.
 
@@ -910,9 +943,41 @@ fn bad_streamed_words() {
     // Frames going back in time.
     let d = Dump { words: vec![f(1.0), 0, f(0.5), 0], curve_count: json!(1), bindings: one(), ..Dump::default() };
     bad(&d, &format!("{SP}/data/2"), "frame 1's time 0.5 is before the previous frame's 1");
+    // A word that is not a u32.
+    let mut v = Dump { words: vec![f(0.0), 0, 0], curve_count: json!(1), bindings: one(), ..Dump::default() }.nested();
+    v["data"]["m_MuscleClip"]["m_Clip"]["data"]["m_StreamedClip"]["data"][1] = json!("x");
+    let e = unity::typetree::read_clip(&v).unwrap_err();
+    assert_eq!((e.place(), e.reason()), (format!("{SP}/data/1"), "expected a number, found \"x\""));
+    v["data"]["m_MuscleClip"]["m_Clip"]["data"]["m_StreamedClip"]["data"][1] = json!(4294967296u64);
+    let e = unity::typetree::read_clip(&v).unwrap_err();
+    assert_eq!((e.place(), e.reason()), (format!("{SP}/data/1"), "4294967296 does not fit 32 bits"));
     // A negative curveCount.
     let d = Dump { curve_count: json!(-1), bindings: one(), ..Dump::default() };
     bad(&d, &format!("{SP}/curveCount"), "negative or oversized curve count -1");
+}
+
+#[test]
+fn cli_refuses_a_bad_dump_with_its_pointer() {
+    let d = Dump {
+        words: vec![f(0.0), 1, 0, 0, 0, 0],
+        curve_count: json!(1),
+        bindings: vec![float_binding(0, 1)],
+        ..Dump::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("bad.json");
+    std::fs::write(&src, d.nested().to_string()).unwrap();
+    let o = ossicle(&["curves", s(&src), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr).trim(),
+        format!(
+            "error: {}:{SP}/data/1: the words do not form whole frames: frame 0 (time 0) has 1 keys, which need 5 \
+             words, but 4 remain",
+            s(&src)
+        )
+    );
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Unity AnimationClips (issue 7, phase 1): decoding to curves.
+//! Unity AnimationClips (issue 7): decoding to curves, and converting them for the blob ([`convert`]).
 //!
 //! Two inputs give the same [`Clip`]:
 //!
@@ -189,6 +189,53 @@ pub struct Curve {
     pub keys: Vec<Key>,
     /// Per key, the editor's tangent data (empty for muscle-clip curves).
     pub modes: Vec<KeyModes>,
+}
+
+impl Curve {
+    /// The curve's value at `t` seconds, as Unity evaluates an unweighted curve: cubic Hermite
+    /// between keys (values and slopes), a step where the left key's out-slope or the right key's
+    /// in-slope is infinite, the end keys' values before the first and after the last key. `None`
+    /// for a curve without keys. Tangent weights (`KeyModes`) are not applied. Where slopes are so
+    /// large that the cubic overflows f64, the left key's value.
+    ///
+    /// ```
+    /// use ossicle_host::unity::{Block, Curve, Key};
+    /// # use ossicle_host::unity::{Binding, BindingKind};
+    /// # let binding = Binding { path: 0, type_id: 114, attribute: 0, component: 0, custom_type: 0,
+    /// #     kind: BindingKind::Float, generic_index: 0 };
+    /// let keys = vec![
+    ///     Key { time: 0.0, value: 0.0, in_slope: 0.0, out_slope: 1.0 },
+    ///     Key { time: 2.0, value: 2.0, in_slope: 1.0, out_slope: 0.0 },
+    /// ];
+    /// let c = Curve { index: 0, block: Block::Streamed, binding, keys, modes: vec![] };
+    /// assert_eq!(c.evaluate(0.5), Some(0.5));
+    /// assert_eq!(c.evaluate(9.0), Some(2.0));
+    /// ```
+    pub fn evaluate(&self, t: f64) -> Option<f64> {
+        let first = self.keys.first()?;
+        let last = self.keys.last()?;
+        if t <= first.time {
+            return Some(first.value);
+        }
+        if t >= last.time {
+            return Some(last.value);
+        }
+        let i = self.keys.partition_point(|k| k.time <= t);
+        let (a, b) = (self.keys.get(i.checked_sub(1)?)?, self.keys.get(i)?);
+        if !a.out_slope.is_finite() || !b.in_slope.is_finite() {
+            return Some(a.value);
+        }
+        let h = b.time - a.time;
+        let s = (t - a.time) / h;
+        let (s2, s3) = (s * s, s * s * s);
+        let h00 = 2.0 * s3 - 3.0 * s2 + 1.0;
+        let h10 = s3 - 2.0 * s2 + s;
+        let h01 = -2.0 * s3 + 3.0 * s2;
+        let h11 = s3 - s2;
+        let v = h00 * a.value + h10 * h * a.out_slope + h01 * b.value + h11 * h * b.in_slope;
+        // Slopes so large that the Hermite overflows f64: hold the left key's value.
+        Some(if v.is_finite() { v } else { a.value })
+    }
 }
 
 /// An object reference (`PPtr`): `m_FileID` and `m_PathID`.
@@ -451,6 +498,18 @@ pub const MAX_SOURCE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Reads a clip from a source's bytes: a type-tree JSON dump (text starting with `{`) or an editor
 /// YAML file (`%YAML` or `---`). An AssetBundle or serialized file is refused with a hint.
+///
+/// ```
+/// use ossicle_host::unity::{read_source, Block, UnityError};
+/// let anim = b"%YAML 1.1\n--- !u!74 &7400000\nAnimationClip:\n  m_Name: Idle\n  m_PositionCurves:\n  - curve:\n      m_Curve:\n      - time: 0\n        value: {x: 1, y: 2, z: 3}\n    path: Hips\n";
+/// let clip = read_source(anim).unwrap();
+/// assert_eq!((clip.name.as_str(), clip.curves.len()), ("Idle", 3));
+/// assert_eq!((clip.curves[2].block, clip.curves[2].keys[0].value), (Block::Editor, 3.0));
+///
+/// let e = read_source(br#"{"m_Name": "x", "m_AnimationClips": []}"#).unwrap_err();
+/// assert!(matches!(e, UnityError::Json { .. }));
+/// assert!(e.to_string().starts_with("/: JSON of another class"));
+/// ```
 pub fn read_source(bytes: &[u8]) -> Result<Clip, UnityError> {
     if bytes.starts_with(b"UnityFS") || bytes.starts_with(b"UnityWeb") || bytes.starts_with(b"UnityRaw") {
         return Err(UnityError::File {

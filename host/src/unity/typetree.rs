@@ -80,6 +80,22 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// An array of numbers read by `read` (item pointers are built only for an error).
+    pub fn array<T>(&self, read: impl Fn(&Node<'a>) -> Result<T, UnityError>) -> Result<Vec<T>, UnityError> {
+        let Value::Array(a) = self.v else {
+            return Err(self.err(format!("expected an array, found {}", kind(self.v))));
+        };
+        let mut out = Vec::with_capacity(a.len());
+        for (i, v) in a.iter().enumerate() {
+            let item = Node { v, ptr: String::new() };
+            match read(&item) {
+                Ok(x) => out.push(x),
+                Err(_) => return read(&Node { v, ptr: format!("{}/{i}", self.ptr) }).map(|_| out),
+            }
+        }
+        Ok(out)
+    }
+
     pub fn f64(&self) -> Result<f64, UnityError> {
         number(self.j())
     }
@@ -137,8 +153,6 @@ impl<'a> Node<'a> {
     pub fn str(&self) -> Result<&'a str, UnityError> {
         match self.v {
             Value::String(s) => Ok(s),
-            // A YAML-sourced tree reads an empty scalar as an empty string already; a number is
-            // a name too ("m_Name: 12").
             other => Err(self.err(format!("expected a string, found {}", kind(other)))),
         }
     }
@@ -451,7 +465,7 @@ fn read_muscle_input(mc: &Node<'_>, split_counts: bool) -> Result<MuscleParts, U
         _ => clip,
     };
     let streamed = blocks.get("m_StreamedClip")?;
-    let words = streamed.get("data")?.items()?.iter().map(Node::u32).collect::<Result<Vec<u32>, _>>()?;
+    let words = streamed.get("data")?.array(Node::u32)?;
     let cc = streamed.get("curveCount")?;
     let (curve_count, discrete_curve_count) = match streamed.opt("discreteCurveCount") {
         Some(d) => {
@@ -485,9 +499,8 @@ fn read_muscle_input(mc: &Node<'_>, split_counts: bool) -> Result<MuscleParts, U
         Ok(v)
     };
     let (dense_frame_count, dense_curve_count) = (count("m_FrameCount")?, count("m_CurveCount")?);
-    let samples = dense.get("m_SampleArray")?.items()?.iter().map(Node::f32_bits).collect::<Result<Vec<_>, _>>()?;
-    let constant = blocks.get("m_ConstantClip")?.get("data")?.items()?;
-    let constant = constant.iter().map(Node::f32_bits).collect::<Result<Vec<_>, _>>()?;
+    let samples = dense.get("m_SampleArray")?.array(Node::f32_bits)?;
+    let constant = blocks.get("m_ConstantClip")?.get("data")?.array(Node::f32_bits)?;
     let start_time = mc.opt("m_StartTime").map(|n| n.finite()).transpose()?.unwrap_or(0.0);
     let stop_time = mc.opt("m_StopTime").map(|n| n.finite()).transpose()?.unwrap_or(start_time);
     let loop_time = mc.opt("m_LoopTime").map(|n| n.bool()).transpose()?.unwrap_or(false);
