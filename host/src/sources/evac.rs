@@ -616,6 +616,7 @@ fn encoded_len(clip: &SkelClipIr) -> u64 {
 ///     sample_rate: 30.0,
 ///     looping: true,
 ///     tracks: vec![],
+///     events: vec![],
 ///     skeleton: None,
 ///     origin: Origin::default(),
 /// };
