@@ -221,6 +221,14 @@ pub trait Joint<S: Scalar>: Copy + PartialEq + core::fmt::Debug {
     /// `reference` is the first pose that contributes to the bone.
     fn blend_accumulate(acc: Self, reference: Self, pose: Self, weight: S) -> Self;
 
+    /// Blending: the first contributor's term, `blend_accumulate(BLEND_ZERO, pose, pose, weight)`
+    /// (the pose is its own reference). Implementations may skip work that cannot change the
+    /// result (3D: a quaternion's dot product with itself is never negative), never change it.
+    #[inline(always)]
+    fn blend_first(pose: Self, weight: S) -> Self {
+        Self::blend_accumulate(Self::BLEND_ZERO, pose, pose, weight)
+    }
+
     /// Blending: the weighted average from the accumulated sum and the total weight (`> 0`):
     /// translation and scale divided by `total`; 3D rotation normalised; 2D angle
     /// `reference.angle + acc.angle / total`.
@@ -288,9 +296,17 @@ fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
             y
         }
     } else {
-        return q.normalize();
+        return normalize_far(q.x, q.y, q.z, q.w);
     };
     Quat::from_xyzw(q.x.mul(inv), q.y.mul(inv), q.z.mul(inv), q.w.mul(inv))
+}
+
+/// [`Quat::normalize`], out of line and taking its components by value, so that the rare far case
+/// of [`normalize_quat`] does not make the hot path keep the quaternion in memory.
+#[cold]
+#[inline(never)]
+fn normalize_far<S: Scalar>(x: S, y: S, z: S, w: S) -> Quat<S> {
+    Quat::from_xyzw(x, y, z, w).normalize()
 }
 
 /// Normalised lerp on the shortest arc, as [`Quat::nlerp`], normalised by [`normalize_quat`].
@@ -355,6 +371,20 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
             pose.translation.scale(weight).add(acc.translation),
             Quat::from_xyzw(q.x.mul_add(w, r.x), q.y.mul_add(w, r.y), q.z.mul_add(w, r.z), q.w.mul_add(w, r.w)),
             pose.scale.scale(weight).add(acc.scale),
+        )
+    }
+    #[inline(always)]
+    fn blend_first(pose: Self, weight: S) -> Self {
+        // As `blend_accumulate(BLEND_ZERO, pose, pose, weight)`: `q · q` is a sum of squares (each
+        // product rounds to a non-negative value in Q16.16, and saturating sums of them stay
+        // non-negative; in f32 it is non-negative or NaN), so the weight is never negated. The
+        // zero terms are still added, which keeps f32's `-0.0 + 0.0 = +0.0`.
+        let z = S::ZERO;
+        let q = pose.rotation;
+        Transform3::new(
+            pose.translation.scale(weight).add(Vec3::ZERO),
+            Quat::from_xyzw(q.x.mul_add(weight, z), q.y.mul_add(weight, z), q.z.mul_add(weight, z), q.w.mul_add(weight, z)),
+            pose.scale.scale(weight).add(Vec3::ZERO),
         )
     }
     #[inline(always)]
