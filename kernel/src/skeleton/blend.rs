@@ -188,6 +188,21 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> BlendingJob<'a, S, J, 
         }
         let fill = if total < self.threshold { Some(self.threshold.sub(total)) } else { None };
         let total = if fill.is_some() { self.threshold } else { total };
+        let all_lods = self.lod == u8::MAX;
+        let no_additive = self.additive.is_empty();
+        if let (Some(first), Some(second), None) = (contributing.next(), contributing.next(), contributing.next()) {
+            if fill.is_none() && all_lods && no_additive {
+                // The common crossfade, two layers and nothing else: one pass, each bone's
+                // operations as in the general passes below.
+                let (w0, w1) = (first.weight, second.weight);
+                for (o, (p0, p1)) in output.iter_mut().zip(first.pose.iter().zip(second.pose)) {
+                    let acc = J::blend_accumulate(J::blend_first(*p0, w0), *p0, *p1, w1);
+                    *o = J::blend_finish(acc, *p0, total);
+                }
+                return;
+            }
+        }
+        let mut contributing = self.layers.iter().filter(|l| l.weight > S::ZERO);
         let reference = match contributing.next() {
             Some(first) => {
                 // The reference layer itself: its rotation's dot product with itself is never
@@ -216,8 +231,6 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> BlendingJob<'a, S, J, 
                 None
             }
         };
-        let all_lods = self.lod == u8::MAX;
-        let no_additive = self.additive.is_empty();
         if all_lods && no_additive {
             match reference {
                 Some(r) => {

@@ -34,6 +34,16 @@ pub trait Scalars<S: Scalar>: Copy {
         let at = |c: usize| if c < count { self.get(first.wrapping_add(c)) } else { S::ZERO };
         [at(0), at(1), at(2), at(3)]
     }
+
+    /// Two consecutive runs of `count` scalars (`count <= 4`; a larger count reads 4): `first..`
+    /// and `first + count..`, as two calls of [`Scalars::get4`] (zero past the end). The sampling
+    /// job reads the two keys around a time through this, so a source that overrides it reads both
+    /// behind one range check. Added with a default, so existing sources need not implement it.
+    #[inline(always)]
+    fn get4_pair(&self, first: usize, count: usize) -> ([S; 4], [S; 4]) {
+        let count = count.min(4);
+        (self.get4(first, count), self.get4(first.wrapping_add(count), count))
+    }
 }
 
 impl<S: Scalar> Scalars<S> for &[S] {
@@ -66,6 +76,26 @@ impl<S: Scalar> Scalars<S> for &[S] {
             }
         }
         out
+    }
+    /// One range check for both runs (the per-scalar path only at the slice's end).
+    #[inline(always)]
+    fn get4_pair(&self, first: usize, count: usize) -> ([S; 4], [S; 4]) {
+        let count = count.min(4);
+        let run = first.checked_add(count.wrapping_mul(2)).and_then(|end| <[S]>::get(self, first..end));
+        match run {
+            Some(run) => {
+                let (mut a, mut b) = ([S::ZERO; 4], [S::ZERO; 4]);
+                let (ra, rb) = run.split_at(count);
+                for (o, v) in a.iter_mut().zip(ra) {
+                    *o = *v;
+                }
+                for (o, v) in b.iter_mut().zip(rb) {
+                    *o = *v;
+                }
+                (a, b)
+            }
+            None => (self.get4(first, count), self.get4(first.wrapping_add(count), count)),
+        }
     }
 }
 
