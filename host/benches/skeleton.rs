@@ -189,8 +189,7 @@ where
         let additive = [BlendLayer { pose: &pa[..], weight: S::from_ratio(1, 3), mask: None }];
         job.layers = if frame % 2 == 0 { &masked[..] } else { &layers[1..] };
         job.additive = &additive;
-        job.additive_reference =
-            if frame % 3 == 0 { AdditiveReference::Identity } else { AdditiveReference::BindPose };
+        job.additive_reference = if frame % 3 == 0 { AdditiveReference::Identity } else { AdditiveReference::BindPose };
         job.lod = if frame % 5 == 0 { 0 } else { u8::MAX };
         let _ = job.run(&mut blended);
         digest_pose(&mut hm, &blended);

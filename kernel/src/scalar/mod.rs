@@ -767,7 +767,7 @@ mod tests {
                 -((-p + 0x8000) >> 16)
             }
         }
-        let mut check = |p: i64| assert_eq!(round_q32_to_q16(p), reference(p), "p = {p}");
+        let check = |p: i64| assert_eq!(round_q32_to_q16(p), reference(p), "p = {p}");
         for base in [0i64, 1 << 16, 5 << 16, 1 << 40, (1 << 62) - (1 << 16)] {
             for off in -0x1_8002i64..=0x1_8002 {
                 check(base + off);

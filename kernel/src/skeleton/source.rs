@@ -413,7 +413,12 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
         let q = pose.rotation;
         Transform3::new(
             pose.translation.scale(weight).add(Vec3::ZERO),
-            Quat::from_xyzw(q.x.mul_add(weight, z), q.y.mul_add(weight, z), q.z.mul_add(weight, z), q.w.mul_add(weight, z)),
+            Quat::from_xyzw(
+                q.x.mul_add(weight, z),
+                q.y.mul_add(weight, z),
+                q.z.mul_add(weight, z),
+                q.w.mul_add(weight, z),
+            ),
             pose.scale.scale(weight).add(Vec3::ZERO),
         )
     }
