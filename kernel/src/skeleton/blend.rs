@@ -175,8 +175,9 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> BlendingJob<'a, S, J, 
     /// same weights, so the total, the rest fill and the first contributor (whose pose is the
     /// reference) are found once, then each contributing layer is accumulated into `output` in one
     /// tight loop over the bones, the rest fill in another, and one last pass finishes (normalises)
-    /// each bone, applies the additive layers and the LOD. Per bone these are the same operations in
-    /// the same order as the masked path's, so the results are identical.
+    /// each bone, applies the additive layers and the LOD (two layers and nothing else, the usual
+    /// crossfade, take a single fused pass). Per bone these are the same operations in the same
+    /// order as the masked path's, so the results are identical.
     ///
     /// `output` holds at least `bones` joints and every layer's pose at least `bones` (validated).
     fn run_unmasked(&self, output: &mut [J], bones: usize) {
