@@ -159,15 +159,18 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> LocalToModelJob<'a, S,
             return Ok(()); // unreachable: validated above
         };
         let all_lods = self.lod == u8::MAX;
-        // The model transform of bone `i - 1` when this run computed it: most bones follow their
-        // parent directly (a chain), and keeping it in registers spares a store-to-load round trip
-        // on the critical path. Otherwise the parent (always before its child) is read from the
-        // prefix already written.
-        let mut prev = self.root;
+        // The model transform of bone `i - 1` (`output[i - 1]`, as computed by this run or, for
+        // the first bone, as given): most bones follow their parent directly (a chain), and keeping
+        // it in registers spares a store-to-load round trip on the critical path. Otherwise the
+        // parent (always before its child) is read from the prefix already written.
+        let mut prev = match self.from.checked_sub(1).and_then(|p| output.get(p)) {
+            Some(m) => *m,
+            None => self.root,
+        };
         for (i, l) in local.iter().enumerate().skip(self.from) {
             let l = if !all_lods && self.skeleton.lod(i) > self.lod { self.skeleton.rest(i) } else { *l };
             let parent = match self.skeleton.parent(i) {
-                Some(p) if p.wrapping_add(1) == i && i > self.from => prev,
+                Some(p) if p.wrapping_add(1) == i => prev,
                 Some(p) => match output.get(p) {
                     Some(m) => *m,
                     None => self.root,
