@@ -15,6 +15,12 @@
 //! - `blend2`: one `BlendingJob::run` of two layers (Idle at 0.7 and the clip at 0.3, no masks).
 //! - `l2m`: one `LocalToModelJob::run` of a sampled pose.
 //! - `frame`: two forward samples (the clip and Idle), a two-layer blend, local-to-model.
+//!
+//! With `OSSICLE_SKEL_DIGEST=1` in the environment it benchmarks nothing: it prints, per scalar
+//! type, source (RAM, blob) and clip, an FNV-1a digest of the raw bits of every pose the jobs above
+//! produce (sampling forward and by seeks, blending with and without masks and additive layers,
+//! local-to-model), so that an optimisation can be checked to leave every result bit-identical:
+//! `OSSICLE_SKEL_DIGEST=1 cargo bench -p ossicle-host --bench skeleton`, before and after, and diff.
 
 use criterion::{black_box, BenchmarkGroup, Criterion};
 use ossicle::math::{Quat, Transform3, Vec3};
@@ -121,6 +127,90 @@ fn xorshift_times(duration: f64) -> Vec<f64> {
         .collect()
 }
 
+/// FNV-1a over the blob bits of every component of a pose.
+fn digest_pose<S: Scalar>(h: &mut u64, pose: &[Transform3<S>]) {
+    for j in pose {
+        let (t, r, s) = (j.translation, j.rotation, j.scale);
+        for v in [t.x, t.y, t.z, r.x, r.y, r.z, r.w, s.x, s.y, s.z] {
+            for b in v.to_blob_bits().to_le_bytes() {
+                *h = (*h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+}
+
+/// The digest lines of one clip (see the module docs).
+fn digest_clip<S: Scalar, K, C>(label: &str, skel: &K, clip: &C, idle: &C)
+where
+    K: SkeletonSource<S, Transform3<S>>,
+    C: SkelClipSource<S>,
+{
+    const SEED: u64 = 0xcbf2_9ce4_8422_2325;
+    let duration = clip.duration();
+    let dt = S::from_ratio(1, 60);
+    let mut ctx = Box::new(SamplingContext::<BONES>::new());
+    let mut ctx_i = Box::new(SamplingContext::<BONES>::new());
+    let (mut pa, mut pb) = ([Transform3::<S>::IDENTITY; BONES], [Transform3::<S>::IDENTITY; BONES]);
+    let (mut blended, mut model) = ([Transform3::<S>::IDENTITY; BONES], [Transform3::<S>::IDENTITY; BONES]);
+    let mask: Vec<S> = (0..BONES).map(|i| S::from_ratio((i % 5) as i32, 4)).collect();
+    let (mut hs, mut hk, mut hb, mut hm, mut hl) = (SEED, SEED, SEED, SEED, SEED);
+    let mut t = S::ZERO;
+    for frame in 0..600 {
+        let sample = |c: &C, time: S, ctx: &mut SamplingContext<BONES>, out: &mut [Transform3<S>]| {
+            let rotation = if frame % 7 == 3 { RotationInterp::Slerp } else { RotationInterp::Nlerp };
+            let _ = SamplingJob { skeleton: skel, clip: c, time, rotation, lod: u8::MAX }.run(ctx, out);
+        };
+        sample(clip, t, &mut ctx, &mut pa);
+        digest_pose(&mut hs, &pa);
+        sample(idle, t.mul(S::from_ratio(3, 2)), &mut ctx_i, &mut pb);
+        digest_pose(&mut hs, &pb);
+        let w = S::from_ratio(frame % 13, 12);
+        let layers = [
+            BlendLayer { pose: &pb[..], weight: S::ONE.sub(w), mask: None },
+            BlendLayer { pose: &pa[..], weight: w, mask: None },
+        ];
+        let mut job = BlendingJob {
+            skeleton: skel,
+            layers: &layers,
+            additive: &[],
+            additive_reference: AdditiveReference::Identity,
+            threshold: S::from_ratio(1, 10),
+            lod: u8::MAX,
+        };
+        let _ = job.run(&mut blended);
+        digest_pose(&mut hb, &blended);
+        let _ = LocalToModelJob::new(skel).run(&blended, &mut model);
+        digest_pose(&mut hl, &model);
+        // Masks, a light total (rest fill), additive layers and a LOD limit.
+        let masked = [
+            BlendLayer { pose: &pb[..], weight: w.mul(S::HALF), mask: Some(&mask[..]) },
+            BlendLayer { pose: &pa[..], weight: S::from_ratio(1, 20), mask: None },
+        ];
+        let additive = [BlendLayer { pose: &pa[..], weight: S::from_ratio(1, 3), mask: None }];
+        job.layers = if frame % 2 == 0 { &masked[..] } else { &layers[1..] };
+        job.additive = &additive;
+        job.additive_reference = if frame % 3 == 0 { AdditiveReference::Identity } else { AdditiveReference::BindPose };
+        job.lod = if frame % 5 == 0 { 0 } else { u8::MAX };
+        let _ = job.run(&mut blended);
+        digest_pose(&mut hm, &blended);
+        let mut l2m = LocalToModelJob::new(skel);
+        l2m.from = frame as usize % 9;
+        let _ = l2m.run(&blended, &mut model);
+        digest_pose(&mut hl, &model);
+        t = t.add(dt);
+        if t >= duration {
+            t = t.sub(duration);
+        }
+    }
+    for (i, time) in xorshift_times(duration.to_f64() * 1.25).into_iter().enumerate() {
+        let time = S::from_f64(time - duration.to_f64() * 0.125);
+        let rotation = if i % 5 == 0 { RotationInterp::Slerp } else { RotationInterp::Nlerp };
+        let _ = SamplingJob { skeleton: skel, clip, time, rotation, lod: u8::MAX }.run(&mut ctx, &mut pa);
+        digest_pose(&mut hk, &pa);
+    }
+    println!("{label}: sample {hs:016x} seek {hk:016x} blend {hb:016x} blend_masked_additive {hm:016x} l2m {hl:016x}");
+}
+
 fn run_clip<S: Scalar, K, C>(g: &mut Group<'_>, label: &str, skel: &K, clip: &C, idle: &C)
 where
     K: SkeletonSource<S, Transform3<S>>,
@@ -221,6 +311,32 @@ where
     });
 }
 
+fn digest_ram<S: Scalar>(ty: &str) {
+    let (skel_ir, idle_ir) = load("Idle");
+    let idle_ram = RamClip::<S>::new(&skel_ir, &idle_ir);
+    let idle_tracks = idle_ram.tracks();
+    let idle = SliceSkelClip { duration: idle_ram.duration, looping: true, tracks: &idle_tracks, events: &[] };
+    let skel = SliceSkeleton::new(&idle_ram.parents, &idle_ram.rest).expect("skeleton");
+    for name in ["Idle", "Jumping", "SlowRun"] {
+        let (s, clip_ir) = load(name);
+        let r = RamClip::<S>::new(&s, &clip_ir);
+        let tracks = r.tracks();
+        let clip = SliceSkelClip { duration: r.duration, looping: true, tracks: &tracks, events: &[] };
+        digest_clip::<S, _, _>(&format!("{ty}_ram/{name}"), &skel, &clip, &idle);
+    }
+}
+
+fn digest_blob<S: Scalar>(ty: &str, encoding: ScalarEncoding) {
+    let bytes = blob_bytes(encoding);
+    let asset = Asset::load(&bytes).expect("blob loads");
+    let skel = asset.skeleton_named("Idle").expect("skeleton");
+    let idle = asset.skel_clip_named("Idle").expect("Idle");
+    for name in ["Idle", "Jumping", "SlowRun"] {
+        let clip = asset.skel_clip_named(name).expect("clip");
+        digest_clip::<S, _, _>(&format!("{ty}_blob/{name}"), &skel, &clip, &idle);
+    }
+}
+
 fn ram<S: Scalar>(c: &mut Criterion, ty: &str) {
     let (skel_ir, idle_ir) = load("Idle");
     let idle_ram = RamClip::<S>::new(&skel_ir, &idle_ir);
@@ -276,6 +392,13 @@ fn blob<S: Scalar>(c: &mut Criterion, ty: &str, encoding: ScalarEncoding) {
 }
 
 fn main() {
+    if std::env::var_os("OSSICLE_SKEL_DIGEST").is_some() {
+        digest_ram::<f32>("f32");
+        digest_ram::<Q16>("q16");
+        digest_blob::<f32>("f32", ScalarEncoding::F32);
+        digest_blob::<Q16>("q16", ScalarEncoding::Q16_16);
+        return;
+    }
     let mut c = Criterion::default().configure_from_args();
     ram::<f32>(&mut c, "f32");
     ram::<Q16>(&mut c, "q16");

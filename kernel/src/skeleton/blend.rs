@@ -139,36 +139,7 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> BlendingJob<'a, S, J, 
         let bones = self.skeleton.bone_count();
         let all_lods = self.lod == u8::MAX;
         if self.layers.iter().all(|l| l.mask.is_none()) {
-            // Without masks every bone has the same weights: the total, the rest fill and the first
-            // contributor are found once (the same sums in the same order as per bone).
-            let mut total = S::ZERO;
-            let mut first: Option<&[J]> = None;
-            for layer in self.layers.iter().filter(|l| l.weight > S::ZERO) {
-                total = total.add(layer.weight);
-                first.get_or_insert(layer.pose);
-            }
-            let fill = if total < self.threshold { Some(self.threshold.sub(total)) } else { None };
-            let total = if fill.is_some() { self.threshold } else { total };
-            for (i, out) in output.iter_mut().enumerate().take(bones) {
-                if !all_lods && self.skeleton.lod(i) > self.lod {
-                    *out = self.skeleton.rest(i);
-                    continue;
-                }
-                let reference = match first.and_then(|p| p.get(i)) {
-                    Some(r) => *r,
-                    None => self.skeleton.rest(i),
-                };
-                let mut acc = J::BLEND_ZERO;
-                for layer in self.layers.iter().filter(|l| l.weight > S::ZERO) {
-                    if let Some(pose) = layer.pose.get(i) {
-                        acc = J::blend_accumulate(acc, reference, *pose, layer.weight);
-                    }
-                }
-                if let Some(w) = fill {
-                    acc = J::blend_accumulate(acc, reference, self.skeleton.rest(i), w);
-                }
-                *out = self.apply_additive(J::blend_finish(acc, reference, total), i);
-            }
+            self.run_unmasked(output, bones);
             return Ok(());
         }
         for (i, out) in output.iter_mut().enumerate().take(bones) {
@@ -198,6 +169,96 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> BlendingJob<'a, S, J, 
             *out = self.apply_additive(joint, i);
         }
         Ok(())
+    }
+
+    /// [`BlendingJob::run`] without masks, layer-major as ozz-animation does it: every bone has the
+    /// same weights, so the total, the rest fill and the first contributor (whose pose is the
+    /// reference) are found once, then each contributing layer is accumulated into `output` in one
+    /// tight loop over the bones, the rest fill in another, and one last pass finishes (normalises)
+    /// each bone, applies the additive layers and the LOD (two layers and nothing else, the usual
+    /// crossfade, take a single fused pass). Per bone these are the same operations in the same
+    /// order as the masked path's, so the results are identical.
+    ///
+    /// `output` holds at least `bones` joints and every layer's pose at least `bones` (validated).
+    fn run_unmasked(&self, output: &mut [J], bones: usize) {
+        let Some(output) = output.get_mut(..bones) else { return };
+        let mut total = S::ZERO;
+        let mut contributing = self.layers.iter().filter(|l| l.weight > S::ZERO);
+        for layer in contributing.clone() {
+            total = total.add(layer.weight);
+        }
+        let fill = if total < self.threshold { Some(self.threshold.sub(total)) } else { None };
+        let total = if fill.is_some() { self.threshold } else { total };
+        let all_lods = self.lod == u8::MAX;
+        let no_additive = self.additive.is_empty();
+        if let (Some(first), Some(second), None) = (contributing.next(), contributing.next(), contributing.next()) {
+            if fill.is_none() && all_lods && no_additive {
+                // The common crossfade, two layers and nothing else: one pass, each bone's
+                // operations as in the general passes below.
+                let (w0, w1) = (first.weight, second.weight);
+                for (o, (p0, p1)) in output.iter_mut().zip(first.pose.iter().zip(second.pose)) {
+                    let acc = J::blend_accumulate(J::blend_first(*p0, w0), *p0, *p1, w1);
+                    *o = J::blend_finish(acc, *p0, total);
+                }
+                return;
+            }
+        }
+        let mut contributing = self.layers.iter().filter(|l| l.weight > S::ZERO);
+        let reference = match contributing.next() {
+            Some(first) => {
+                // The reference layer itself: its rotation's dot product with itself is never
+                // negative, so its weight is never flipped.
+                for (o, p) in output.iter_mut().zip(first.pose) {
+                    *o = J::blend_first(*p, first.weight);
+                }
+                for layer in contributing {
+                    for ((o, p), r) in output.iter_mut().zip(layer.pose).zip(first.pose) {
+                        *o = J::blend_accumulate(*o, *r, *p, layer.weight);
+                    }
+                }
+                if let Some(w) = fill {
+                    for (i, (o, r)) in output.iter_mut().zip(first.pose).enumerate() {
+                        *o = J::blend_accumulate(*o, *r, self.skeleton.rest(i), w);
+                    }
+                }
+                Some(first.pose)
+            }
+            None => {
+                // No layer: the rest fill alone (weight `threshold`) is the first contributor.
+                let w = self.threshold;
+                for (i, o) in output.iter_mut().enumerate() {
+                    *o = J::blend_first(self.skeleton.rest(i), w);
+                }
+                None
+            }
+        };
+        if all_lods && no_additive {
+            match reference {
+                Some(r) => {
+                    for (o, r) in output.iter_mut().zip(r) {
+                        *o = J::blend_finish(*o, *r, total);
+                    }
+                }
+                None => {
+                    for (i, o) in output.iter_mut().enumerate() {
+                        *o = J::blend_finish(*o, self.skeleton.rest(i), total);
+                    }
+                }
+            }
+            return;
+        }
+        for (i, o) in output.iter_mut().enumerate() {
+            if !all_lods && self.skeleton.lod(i) > self.lod {
+                *o = self.skeleton.rest(i);
+                continue;
+            }
+            let r = match reference.and_then(|p| p.get(i)) {
+                Some(r) => *r,
+                None => self.skeleton.rest(i),
+            };
+            let joint = J::blend_finish(*o, r, total);
+            *o = if no_additive { joint } else { self.apply_additive(joint, i) };
+        }
     }
 
     /// Bone `i`'s blended `joint` with the additive layers applied.

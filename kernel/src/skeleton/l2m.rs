@@ -83,6 +83,15 @@ impl core::fmt::Display for JobError {
     }
 }
 
+/// `*root`, out of line: roots are rare, and keeping the root transform out of the loop's
+/// registers lets the compiler keep the previous bone's model transform there instead (on a
+/// Cortex-M4F it otherwise reloads the root's ten scalars for every bone).
+#[cold]
+#[inline(never)]
+fn copy_root<J: Copy>(root: &J) -> J {
+    *root
+}
+
 /// Local pose → model pose: `model[i] = model[parent(i)] ∘ local[i]` through [`Joint::compose`]
 /// (a root's parent transform is `root`).
 ///
@@ -158,18 +167,30 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> LocalToModelJob<'a, S,
         let (Some(local), Some(output)) = (local.get(..to), output.get_mut(..to)) else {
             return Ok(()); // unreachable: validated above
         };
-        let all_lods = self.lod == u8::MAX;
-        for (i, l) in local.iter().enumerate().skip(self.from) {
-            // A parent (always before its child) is read from the prefix already written.
-            let parent = match self.skeleton.parent(i).and_then(|p| output.get(p)) {
-                Some(m) => *m,
-                None => self.root,
-            };
-            let l = if !all_lods && self.skeleton.lod(i) > self.lod { self.skeleton.rest(i) } else { *l };
-            if let Some(o) = output.get_mut(i) {
-                *o = J::compose(parent, l);
-            }
+        // Unswitched on the LOD: without a limit the loop has no per-bone LOD test.
+        if self.lod == u8::MAX {
+            self.compose_range::<false>(local, output);
+        } else {
+            self.compose_range::<true>(local, output);
         }
         Ok(())
+    }
+
+    /// The loop of [`LocalToModelJob::run`] over `from..local.len()` (`output` as long as `local`),
+    /// with or without the per-bone LOD test.
+    #[inline(always)]
+    fn compose_range<const LOD: bool>(&self, local: &[J], output: &mut [J]) {
+        for (i, l) in local.iter().enumerate().skip(self.from) {
+            let l = if LOD && self.skeleton.lod(i) > self.lod { self.skeleton.rest(i) } else { *l };
+            // The parent (always before its child) is read from the prefix already written.
+            let parent = match self.skeleton.parent(i).map(|p| output.get(p)) {
+                Some(Some(m)) => *m,
+                _ => copy_root(&self.root),
+            };
+            let m = J::compose(parent, l);
+            if let Some(o) = output.get_mut(i) {
+                *o = m;
+            }
+        }
     }
 }

@@ -194,7 +194,7 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
         };
         let slerp = self.rotation == RotationInterp::Slerp;
         let all_lods = self.lod == u8::MAX;
-        let mut memo = Memo { t0: S::ZERO, t1: S::ZERO, u: S::ZERO };
+        let mut memo = Memo { t0: S::ZERO, t1: S::ZERO, u: S::ZERO, hint: 0 };
         for (i, (out, cursor)) in output.iter_mut().zip(ctx.cursors.iter_mut()).take(bones).enumerate() {
             if !all_lods && self.skeleton.lod(i) > self.lod {
                 *out = self.skeleton.rest(i);
@@ -274,9 +274,12 @@ fn search<S: Scalar, A: Scalars<S>>(times: &A, t: S, mut lo: usize, mut at_lo: S
 /// key (always in `[0, n − 2]`, or 0 for a single key).
 ///
 /// The fast path (playback: `t` still within the cursor's bracket) is one read of two key times and
-/// two compares, then the next bracket (one more read); anything else goes to [`locate_from`].
+/// two compares, then the next bracket (one more read), then the bracket `hint` (the one the
+/// previous channel sampled found: channels are usually keyed at the same times, so after a seek
+/// only the first channel searches); anything else goes to [`locate_from`]. The bracket of a time is
+/// unique, so where it is found does not change the result.
 #[inline(always)]
-fn locate<S: Scalar, A: Scalars<S>>(times: &A, t: S, cursor: &mut u32) -> Bracket<S> {
+fn locate<S: Scalar, A: Scalars<S>>(times: &A, t: S, cursor: &mut u32, hint: usize) -> Bracket<S> {
     let n = times.len();
     if n < 2 {
         return Bracket::Key(0);
@@ -296,6 +299,14 @@ fn locate<S: Scalar, A: Scalars<S>>(times: &A, t: S, cursor: &mut u32) -> Bracke
                 *cursor = k1 as u32;
                 return if t == t1 { Bracket::Key(k1) } else { Bracket::Between(k1, t1, t2) };
             }
+        }
+    }
+    let h = hint.min(n - 2);
+    if h != k {
+        let [h0, h1, ..] = times.get4(h, 2);
+        if h0 <= t && t < h1 {
+            *cursor = h as u32;
+            return if t == h0 { Bracket::Key(h) } else { Bracket::Between(h, h0, h1) };
         }
     }
     locate_from(times, t, cursor, k, t0)
@@ -361,13 +372,15 @@ fn lerp_values<S: Scalar>(a: [S; 4], b: [S; 4], u: S, w: usize) -> [S; 4] {
 }
 
 /// The last bracket's times and interpolation parameter `u = (t − t0) / (t1 − t0)` (at one
-/// sampling time), reused when the next channel has the same bracket. Starts at `t0 = t1`, which no
+/// sampling time), reused when the next channel has the same bracket, and the last channel's cursor
+/// (its bracket's first key), the next channel's [`locate`] hint. Starts at `t0 = t1`, which no
 /// bracket has.
 #[derive(Clone, Copy)]
 struct Memo<S> {
     t0: S,
     t1: S,
     u: S,
+    hint: usize,
 }
 
 /// The component count of channel `kind` for joint type `J`.
@@ -392,7 +405,9 @@ fn sample_channel<S: Scalar, A: Scalars<S>, J: Joint<S>>(
     memo: &mut Memo<S>,
 ) -> [S; 4] {
     let w = width::<S, J>(kind);
-    let (k, t0, t1) = match locate(&ch.times, t, cursor) {
+    let bracket = locate(&ch.times, t, cursor, memo.hint);
+    memo.hint = *cursor as usize;
+    let (k, t0, t1) = match bracket {
         Bracket::Key(k) => return key_values(&ch.values, k, w),
         Bracket::Between(k, t0, t1) => (k, t0, t1),
     };
@@ -402,14 +417,13 @@ fn sample_channel<S: Scalar, A: Scalars<S>, J: Joint<S>>(
         memo.u
     } else {
         let u = t.sub(t0).div(dt);
-        *memo = Memo { t0, t1, u };
+        (memo.t0, memo.t1, memo.u) = (t0, t1, u);
         u
     };
     match ch.interpolation {
         Interpolation::Step => key_values(&ch.values, k, w),
         Interpolation::Linear => {
-            let a = key_values(&ch.values, k, w);
-            let b = key_values(&ch.values, k + 1, w);
+            let (a, b) = ch.values.get4_pair(k.wrapping_mul(w), w);
             if kind == ChannelKind::Rotation {
                 J::interpolate_rotation(a, b, u, slerp)
             } else {
@@ -417,8 +431,7 @@ fn sample_channel<S: Scalar, A: Scalars<S>, J: Joint<S>>(
             }
         }
         Interpolation::Hermite => {
-            let a = key_values(&ch.values, k, w);
-            let b = key_values(&ch.values, k + 1, w);
+            let (a, b) = ch.values.get4_pair(k.wrapping_mul(w), w);
             // Per key: w in-tangent components, then w out-tangent components.
             let out0 = key_values(&ch.tangents, k.wrapping_mul(2).wrapping_add(1), w);
             let in1 = key_values(&ch.tangents, k.wrapping_mul(2).wrapping_add(2), w);
@@ -489,7 +502,7 @@ mod tests {
         for frame in 0..6000 {
             let t = frame as f32 / 60.0;
             reads.set(0);
-            let (k, _) = bracket_of(locate(&times, t, &mut cursor));
+            let (k, _) = bracket_of(locate(&times, t, &mut cursor, 0));
             worst = worst.max(reads.get());
             // The bracket is right: times[k] <= t < times[k + 1].
             assert!(data[k] <= t && t < data[k + 1], "t = {t}, k = {k}");
@@ -499,26 +512,40 @@ mod tests {
         // A seek far ahead: the forward walk gives up after FORWARD_STEPS keys and searches
         // (log2(1024) = 10 more reads), instead of walking ~400 keys.
         reads.set(0);
-        let (k, exact) = bracket_of(locate(&times, 60.0, &mut cursor));
+        let (k, exact) = bracket_of(locate(&times, 60.0, &mut cursor, 0));
         assert!(reads.get() <= 2 + FORWARD_STEPS + 11, "{} reads", reads.get());
         assert!((599..=600).contains(&k) && (exact == (data[k] == 60.0)), "k = {k}");
-        // A seek backwards: a binary search of the keys before the cursor.
+        // A seek backwards: a binary search of the keys before the cursor (after the two reads of
+        // the cursor's bracket and the two of the hint's, wrong here).
         reads.set(0);
-        let (k, _) = bracket_of(locate(&times, 12.34, &mut cursor));
+        let (k, _) = bracket_of(locate(&times, 12.34, &mut cursor, 0));
         assert_eq!(k, 123);
-        assert!(reads.get() <= 3 + 11, "{} reads", reads.get());
+        assert!(reads.get() <= 2 + 2 + 1 + 11, "{} reads", reads.get());
         // Past the end and before the start: the end keys, cursor within [0, n − 2].
-        assert!(matches!(locate(&times, 1e6, &mut cursor), Bracket::Key(1023)));
+        assert!(matches!(locate(&times, 1e6, &mut cursor, 0), Bracket::Key(1023)));
         assert_eq!(cursor, 1022);
-        assert!(matches!(locate(&times, -1.0, &mut cursor), Bracket::Key(0)));
+        assert!(matches!(locate(&times, -1.0, &mut cursor, 0), Bracket::Key(0)));
         assert_eq!(cursor, 0);
         // A stale cursor beyond the keys is clamped.
         let mut stale = u32::MAX;
-        let (k, _) = bracket_of(locate(&times, 0.25, &mut stale));
+        let (k, _) = bracket_of(locate(&times, 0.25, &mut stale, 0));
         assert_eq!(k, 2);
         assert_eq!(stale, 2);
+        // A seek with the bracket of a channel keyed at the same times as its hint: no search (the
+        // cursor's bracket, the next one, then the hinted one).
+        let mut cursor = 10u32;
+        reads.set(0);
+        let (k, exact) = bracket_of(locate(&times, 73.45, &mut cursor, 734));
+        assert_eq!((k, exact, cursor), (734, false, 734));
+        assert!(reads.get() <= 5, "{} reads", reads.get());
+        // A wrong hint (or one past the keys) only costs its two reads: the search still finds it.
+        for hint in [0, 3, 900, usize::MAX] {
+            let mut cursor = 10u32;
+            let (k, _) = bracket_of(locate(&times, 73.45, &mut cursor, hint));
+            assert_eq!((k, cursor), (734, 734), "hint {hint}");
+        }
         // One key: always it.
         let one = Counting { data: &data[..1], reads: &reads };
-        assert!(matches!(locate(&one, 5.0, &mut stale), Bracket::Key(0)));
+        assert!(matches!(locate(&one, 5.0, &mut stale, 0), Bracket::Key(0)));
     }
 }

@@ -34,6 +34,16 @@ pub trait Scalars<S: Scalar>: Copy {
         let at = |c: usize| if c < count { self.get(first.wrapping_add(c)) } else { S::ZERO };
         [at(0), at(1), at(2), at(3)]
     }
+
+    /// Two consecutive runs of `count` scalars (`count <= 4`; a larger count reads 4): `first..`
+    /// and `first + count..`, as two calls of [`Scalars::get4`] (zero past the end). The sampling
+    /// job reads the two keys around a time through this, so a source that overrides it reads both
+    /// behind one range check. Added with a default, so existing sources need not implement it.
+    #[inline(always)]
+    fn get4_pair(&self, first: usize, count: usize) -> ([S; 4], [S; 4]) {
+        let count = count.min(4);
+        (self.get4(first, count), self.get4(first.wrapping_add(count), count))
+    }
 }
 
 impl<S: Scalar> Scalars<S> for &[S] {
@@ -66,6 +76,26 @@ impl<S: Scalar> Scalars<S> for &[S] {
             }
         }
         out
+    }
+    /// One range check for both runs (the per-scalar path only at the slice's end).
+    #[inline(always)]
+    fn get4_pair(&self, first: usize, count: usize) -> ([S; 4], [S; 4]) {
+        let count = count.min(4);
+        let run = first.checked_add(count.wrapping_mul(2)).and_then(|end| <[S]>::get(self, first..end));
+        match run {
+            Some(run) => {
+                let (mut a, mut b) = ([S::ZERO; 4], [S::ZERO; 4]);
+                let (ra, rb) = run.split_at(count);
+                for (o, v) in a.iter_mut().zip(ra) {
+                    *o = *v;
+                }
+                for (o, v) in b.iter_mut().zip(rb) {
+                    *o = *v;
+                }
+                (a, b)
+            }
+            None => (self.get4(first, count), self.get4(first.wrapping_add(count), count)),
+        }
     }
 }
 
@@ -221,6 +251,14 @@ pub trait Joint<S: Scalar>: Copy + PartialEq + core::fmt::Debug {
     /// `reference` is the first pose that contributes to the bone.
     fn blend_accumulate(acc: Self, reference: Self, pose: Self, weight: S) -> Self;
 
+    /// Blending: the first contributor's term, `blend_accumulate(BLEND_ZERO, pose, pose, weight)`
+    /// (the pose is its own reference). Implementations may skip work that cannot change the
+    /// result (3D: a quaternion's dot product with itself is never negative), never change it.
+    #[inline(always)]
+    fn blend_first(pose: Self, weight: S) -> Self {
+        Self::blend_accumulate(Self::BLEND_ZERO, pose, pose, weight)
+    }
+
     /// Blending: the weighted average from the accumulated sum and the total weight (`> 0`):
     /// translation and scale divided by `total`; 3D rotation normalised; 2D angle
     /// `reference.angle + acc.angle / total`.
@@ -288,9 +326,17 @@ fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
             y
         }
     } else {
-        return q.normalize();
+        return normalize_far(q.x, q.y, q.z, q.w);
     };
     Quat::from_xyzw(q.x.mul(inv), q.y.mul(inv), q.z.mul(inv), q.w.mul(inv))
+}
+
+/// [`Quat::normalize`], out of line and taking its components by value, so that the rare far case
+/// of [`normalize_quat`] does not make the hot path keep the quaternion in memory.
+#[cold]
+#[inline(never)]
+fn normalize_far<S: Scalar>(x: S, y: S, z: S, w: S) -> Quat<S> {
+    Quat::from_xyzw(x, y, z, w).normalize()
 }
 
 /// Normalised lerp on the shortest arc, as [`Quat::nlerp`], normalised by [`normalize_quat`].
@@ -355,6 +401,25 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
             pose.translation.scale(weight).add(acc.translation),
             Quat::from_xyzw(q.x.mul_add(w, r.x), q.y.mul_add(w, r.y), q.z.mul_add(w, r.z), q.w.mul_add(w, r.w)),
             pose.scale.scale(weight).add(acc.scale),
+        )
+    }
+    #[inline(always)]
+    fn blend_first(pose: Self, weight: S) -> Self {
+        // As `blend_accumulate(BLEND_ZERO, pose, pose, weight)`: `q · q` is a sum of squares (each
+        // product rounds to a non-negative value in Q16.16, and saturating sums of them stay
+        // non-negative; in f32 it is non-negative or NaN), so the weight is never negated. The
+        // zero terms are still added, which keeps f32's `-0.0 + 0.0 = +0.0`.
+        let z = S::ZERO;
+        let q = pose.rotation;
+        Transform3::new(
+            pose.translation.scale(weight).add(Vec3::ZERO),
+            Quat::from_xyzw(
+                q.x.mul_add(weight, z),
+                q.y.mul_add(weight, z),
+                q.z.mul_add(weight, z),
+                q.w.mul_add(weight, z),
+            ),
+            pose.scale.scale(weight).add(Vec3::ZERO),
         )
     }
     #[inline(always)]
