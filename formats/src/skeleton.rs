@@ -548,7 +548,7 @@ pub fn dequantize(encoding: ScalarEncoding, min: u32, extent: u32, q: u16) -> u3
 /// let stream = [255u8, 0];
 /// let [x, y, z, w] = p.decode_key(&stream, 0).unwrap();
 /// assert_eq!((x, y, z), (1 << 29, 0, 0));
-/// assert_eq!(w, 929_887_697); // isqrt(2^60 − 2^58) = √0.75 · 2^30
+/// assert_eq!(w, 929_887_696); // isqrt(2^60 − 2^58) = ⌊√0.75 · 2^30⌋
 /// assert_eq!(ossicle_format::skeleton::packed_word(ScalarEncoding::F32, x), 0.5f32.to_bits());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
