@@ -1271,7 +1271,8 @@ pub fn recover_packed(values: &[[f64; 4]]) -> Option<PackedKeys> {
             let lo = ints.iter().map(|v| v[i]).min().unwrap_or(0);
             let hi = ints.iter().map(|v| v[i]).max().unwrap_or(0);
             if lo == hi && lo.rem_euclid(unit) == 0 {
-                p.min[j] = i16::try_from(lo.div_euclid(unit)).ok()?;
+                let Ok(min) = i16::try_from(lo.div_euclid(unit)) else { continue 'drop };
+                p.min[j] = min;
                 continue;
             }
             let (min, max) = (lo.div_euclid(unit), (hi + unit - 1).div_euclid(unit));
