@@ -818,10 +818,11 @@ impl Reducer<'_> {
     }
 }
 
-/// `reduced` (a reduction of `clip`) with every rotation channel stored as packed smallest-three
+/// `reduced` (a reduction of `clip`) with its rotation channels stored as packed smallest-three
 /// keys ([`pack_rotation`]) at the fewest bits per component that keep every vertex within
-/// `opts.max_error_cm` of `clip` (translations and scales as [`storage_model`] stores them), or
-/// `None` when some rotation channel does not fit the bound even at 16 bits.
+/// `opts.max_error_cm` of `clip` (everything else as [`storage_model`] stores it); a channel
+/// that does not fit the bound even at 16 bits is left as it is. `None` when the reduction itself
+/// is over the bound as stored.
 fn pack_rotations(
     skel: &SkeletonIr,
     clip: &SkelClipIr,
@@ -832,7 +833,11 @@ fn pack_rotations(
     let of_orig = bind_tracks(skel, clip)?;
     let of_red = bind_tracks(skel, reduced)?;
     let mut r = Reducer::new(skel, clip, &of_orig, opts);
-    r.set_state(&storage_model(reduced))?;
+    let stored = storage_model(reduced);
+    if measure_error(skel, clip, &stored, opts.vertex_distance, opts.max_error_cm)?.max > opts.max_error_cm {
+        return Ok(None);
+    }
+    r.set_state(&stored)?;
     let channels: Vec<Option<(Vec<f64>, Vec<[f64; 4]>, u8)>> = of_red
         .iter()
         .map(|ti| {
@@ -851,15 +856,14 @@ fn pack_rotations(
         r.try_packed(b, times, &p).then_some(p)
     };
     // Every channel at 16 bits first (within the whole bound), so that no parent spends the
-    // budget before its descendants are stored at all.
+    // budget before its descendants are stored at all. A channel that does not fit even so (its
+    // dropped component comes near 0, where reconstructing it is ill-conditioned) stays as it is:
+    // the writer stores it 16-bit quantised or raw, as the state already models.
     r.bound_sq = opts.max_error_cm.powi(2);
     let mut chosen: Vec<Option<PackedKeys>> = vec![None; skel.bones.len()];
     for b in 0..skel.bones.len() {
         if channels[b].is_some() {
-            match attempt(&mut r, b, [PACKED_MAX_BITS; 3]) {
-                Some(p) => chosen[b] = Some(p),
-                None => return Ok(None),
-            }
+            chosen[b] = attempt(&mut r, b, [PACKED_MAX_BITS; 3]);
         }
     }
     for pass in WIDTH_PASSES {
@@ -898,7 +902,7 @@ fn pack_rotations(
         if track.rotation.is_empty() {
             continue;
         }
-        let Some(p) = &chosen[b] else { return Ok(None) };
+        let Some(p) = &chosen[b] else { continue };
         for (k, v) in track.rotation.iter_mut().zip(p.values()) {
             k.value = v;
         }
@@ -954,18 +958,11 @@ pub fn reduce_quantized(
 ) -> Result<(SkelClipIr, ErrorStats), HostError> {
     let bound = opts.max_error_cm;
     let mut best: Option<(usize, SkelClipIr, ErrorStats)> = None;
-    let shares: Vec<f64> = match std::env::var("OSSICLE_SHARES") {
-        Ok(v) => v.split(',').filter_map(|x| x.parse().ok()).collect(),
-        Err(_) => KEY_SHARES.to_vec(),
-    };
-    for share in shares {
+    for share in KEY_SHARES {
         let (r, _) = reduce(skel, clip, &ReduceOptions { max_error_cm: bound * share, ..*opts })?;
         let Some(packed) = pack_rotations(skel, clip, &r, share, opts)? else { continue };
         let s = measure_error(skel, clip, &storage_model(&packed), opts.vertex_distance, bound)?;
         let size = stored_bytes(&packed);
-        if std::env::var("OSSICLE_SHARES").is_ok() {
-            eprintln!("share {share}: keys {} est {size} max {}", key_count(&packed), s.max);
-        }
         if s.max <= bound && best.as_ref().is_none_or(|(b, _, _)| size < *b) {
             best = Some((size, packed, s));
         }

@@ -259,10 +259,6 @@ pub fn encode_skel_clip(
             } else {
                 None
             };
-            if std::env::var("OSSICLE_DEBUG_PACK").is_ok() && c == 1 {
-                let values: Vec<[f64; 4]> = keys.values.iter().map(|v| [v[0], v[1], v[2], v[3]]).collect();
-                eprintln!("{bone_name} c{c} n={n} packed={:?}", recover_packed(&values).map(|p| p.params));
-            }
             let quantised = if packed.is_none() && quantize && n >= QUANTIZE_MIN_KEYS {
                 quantise(encoding, &keys.values, width)
             } else {
