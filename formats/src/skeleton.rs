@@ -1,4 +1,5 @@
-//! Skeletal sections (format version 5; version 4's clip layout is no longer read): [`SectionKind::Skeleton`](crate::SectionKind::Skeleton),
+//! Skeletal sections (format version 6, which adds packed rotation channels to version 5's layout;
+//! version 4's clip layout is no longer read): [`SectionKind::Skeleton`](crate::SectionKind::Skeleton),
 //! one per skeleton, and [`SectionKind::SkelClip`](crate::SectionKind::SkelClip), one per skeletal
 //! clip.
 //!
@@ -54,7 +55,9 @@
 //!                            are exactly the array); a channel without a record is not animated
 //! data         bytes         u32 LE words the channel records point into: raw times, raw values,
 //!                            quantisation ranges, Hermite tangents
-//! quant        bytes         u16 LE quantised values the channel records point into
+//! quant        bytes         u16 LE quantised values the channel records point into (at even
+//!                            byte offsets), and packed rotation parameters and bit streams (at
+//!                            any byte offset); a whole number of u16
 //! times        bytes         the clip's time table: u32 LE scalar words, strictly increasing,
 //!                            within [0, duration] (empty when no channel has indexed times)
 //! time_index   bytes         u8 indices into `times` (u16 LE when flags bit 1 is set) that indexed
@@ -70,16 +73,20 @@
 //!
 //! ```text
 //!  0  u32  info    bits 0-23: n (≥ 1); bits 24-25: interpolation (0 Step, 1 Linear, 2 Hermite);
-//!                  bit 26: quantised values; bit 27: indexed times; bits 28-31: 0
+//!                  bit 26: quantised values; bit 27: indexed times; bit 28 (version 6): packed
+//!                  rotation (3D rotation channels only, not with bit 26, not Hermite); bits
+//!                  29-31: 0
 //!  4  u32  times   raw: word index in `data` of n time words (seconds, strictly increasing,
 //!                  within [0, duration]); indexed: element index in `time_index` of n indices
 //!                  into `times` (strictly increasing, so the times are too); channels with equal
 //!                  times may share one run
 //!  8  u32  values  raw: word index in `data` of n·w scalar words, key after key;
-//!                  quantised: index in `quant` (u16 units) of n·w u16 values, key after key
+//!                  quantised: index in `quant` (u16 units) of n·w u16 values, key after key;
+//!                  packed: byte index in `quant` of the ⌈n·K / 8⌉ bytes of the keys' bit stream
 //! 12  u32  extra   quantised: word index in `data` of w min words then w extent words (scalar
 //!                  words, extent ≥ 0), followed, for Hermite, by the 2·n·w tangent words;
 //!                  raw Hermite: word index in `data` of the 2·n·w tangent words;
+//!                  packed: byte index in `quant` of the 16 parameter bytes ([`PackedRotation`]);
 //!                  otherwise 0
 //! ```
 //!
@@ -96,11 +103,21 @@
 //! `min + (q × extent + 32767) div 65535` on the raw bits (integer arithmetic, so host and device
 //! decode to the same bits).
 //!
+//! A packed rotation channel (version 6) stores "smallest three" keys: per channel a dropped
+//! component, and for each of the other three a bit width (0–16) and a range; each key is `K` bits
+//! (the widths' sum) of a little-endian bit stream, and decodes with integer arithmetic only to
+//! four Q2.30 integers, which become scalar words by [`packed_word`] (see [`PackedRotation`] for
+//! the parameter bytes and the exact formula). Host and kernel decode through
+//! [`PackedRotation::decode_key`], so they agree bit for bit.
+//!
 //! [`SkelClipSection::parse`] checks everything a reader reads: whole records, flags, duration and
 //! sample rate, the dimension and bone count against the skeleton it names, every channel's info
 //! word and every run inside `data` / `quant`, key times finite, strictly increasing and within
 //! `[0, duration]`, raw values, ranges and tangents finite (f32), ranges whose largest value is
-//! representable, no rotation key (3D) whose four decoded components are all zero, and events
+//! representable, packed parameters valid ([`PackedRotation::check`]: dropped index and reserved
+//! bits, widths ≤ 16, no extent with 0 bits, `min + extent` ≤ 1) with their bit stream inside
+//! `quant`, no rotation key (3D) whose four decoded components are all zero (a packed key never
+//! is), and events
 //! sorted, within the clip and naming strings. The cross-section checks (the skeleton exists and
 //! agrees, skeleton names are unique) are done by [`Blob::parse`](crate::Blob::parse).
 //!
@@ -109,7 +126,8 @@
 //! A skeleton costs 8 bytes per bone plus 40 (3D) or 20 (2D) bytes of rest pose. A clip costs 4
 //! bytes per bone, plus per animated channel a 16-byte record, `4n` bytes of raw times or `n` (`2n`
 //! with u16 indices) bytes of indexed times (shared runs once), and `4nw` bytes of raw values, or
-//! `2nw + 8w` bytes quantised, plus `8nw` bytes of Hermite tangents; plus 4 bytes per entry of the
+//! `2nw + 8w` bytes quantised, or (packed rotations) `16 + ⌈nK / 8⌉` bytes (plus at most one byte
+//! of padding), plus `8nw` bytes of Hermite tangents; plus 4 bytes per entry of the
 //! time table, plus 8 bytes per event.
 
 use crate::{ScalarEncoding, SectionDefect, StringTable, WordView};
@@ -628,7 +646,8 @@ impl PackedRotation {
         Some(n.checked_mul(self.key_bits())?.checked_add(7)? / 8)
     }
 
-    /// Stored component `j` with quantised value `q`, in units of 2^-30.
+    /// Stored component `j` with quantised value `q` (at most `2^b − 1`; larger reads as that), in
+    /// units of 2^-30 (clamped to ±2^30, which checked parameters never reach past).
     #[inline]
     pub fn component(&self, j: usize, q: u32) -> i64 {
         let (bits, min, ext) = match (self.bits.get(j), self.min.get(j), self.extent.get(j)) {
@@ -637,9 +656,11 @@ impl PackedRotation {
         };
         let base = min << 15;
         let d = (1i64 << bits) - 1;
-        // |ext·2^15·q| < 2^47; `d` is 0 only for 0 bits (then the offset is 0).
-        let offset = ((ext << 15) * i64::from(q) + d / 2).checked_div(d).unwrap_or(0);
-        base + offset
+        // q ≤ d: |ext·2^15·q| < 2^47; `d` is 0 only for 0 bits (then the offset is 0).
+        let q = i64::from(q).min(d);
+        let offset = ((ext << 15) * q + d / 2).checked_div(d).unwrap_or(0);
+        // Within ±1 for checked parameters; clamped so that unchecked ones cannot overflow later.
+        (base + offset).clamp(-PACKED_VALUE_ONE, PACKED_VALUE_ONE)
     }
 
     /// The quaternion (x, y, z, w) of quantised stored values `q`, in units of 2^-30.

@@ -60,8 +60,10 @@
 //! the key times are exact. Rotations (nlerp) and the composition through the hierarchy are not
 //! linear, so for them the key times and midpoints are a dense check, not a proof.
 //!
-//! [`reduce_quantized`] reduces for a clip that will be stored quantised: it tightens the bound
-//! until the *quantised* result meets it.
+//! [`reduce_quantized`] reduces for a clip that will be stored quantised: part of the bound for
+//! removing keys, the rest for storing rotations as packed smallest-three keys ([`PackedKeys`],
+//! format version 6) with per-channel bit widths chosen by the same model-space check, on the
+//! values exactly as the kernel decodes them (see [`storage_model`]).
 //!
 //! # Quantisation
 //!
@@ -74,6 +76,17 @@
 //! as they are), so the effect of quantisation, alone or after reduction, is measured with the same
 //! metric. Quantised quaternions are not renormalised here: the kernel (and [`sample_local`])
 //! normalises them.
+//!
+//! # Packed rotations
+//!
+//! [`pack_rotation`] stores a rotation channel as smallest-three keys: the dropped component
+//! ([`packed_dropped`]: the one whose smallest magnitude over the keys is largest) is rebuilt from
+//! the other three, which each get a range of whole 2^-15 units and a width of 0–16 bits.
+//! [`PackedKeys::values`] decodes with the format's integer formula
+//! (`ossicle_format::skeleton::PackedRotation::decode`), so the reducer measures exactly the
+//! values the kernel reads (up to the final rounding to f32 or Q16.16, the same as for any stored
+//! value). The blob writer gets the decoded keys in the reduced clip's IR and finds the encoding
+//! again with [`recover_packed`].
 
 use crate::error::HostError;
 use crate::ir::{ChannelKey, SkelClipIr, SkeletonIr, Transform3};

@@ -23,6 +23,13 @@
 //! smaller raw). The quantised value of each component is the u16 whose decoded value (the
 //! format's `dequantize`, bit for bit what the kernel reads) is nearest the source value.
 //!
+//! With [`SkelOptions::quantize`], a rotation channel whose keys are exactly the decoded values of
+//! a packed smallest-three encoding (format version 6; what
+//! [`reduce_quantized`](crate::reduce::reduce_quantized) produces, having chosen the bit widths
+//! against the error bound) is stored packed: [`recover_packed`] finds that encoding (the fewest
+//! bits per key that give back exactly these values), unless it is not smaller than raw words
+//! (one key, 0 bits: 16 bytes either way). Other rotation channels are stored as above.
+//!
 //! A value that the encoding cannot hold (non-finite, or outside Q16.16's `[-32768, 32767.99998]`)
 //! fails the build naming the file, the clip or skeleton, the bone, the channel and the key.
 
