@@ -669,7 +669,7 @@ impl PackedRotation {
         let v = [self.component(0, q[0]), self.component(1, q[1]), self.component(2, q[2])];
         let sum: i64 = v.iter().map(|&x| x * x).sum(); // < 3 · 2^60
         let rest = PACKED_VALUE_ONE * PACKED_VALUE_ONE - sum;
-        let dropped = if rest > 0 { (rest as u64).isqrt() as i64 } else { 0 };
+        let dropped = if rest > 0 { isqrt(rest as u64) as i64 } else { 0 };
         let d = usize::from(self.dropped & 3);
         let mut out = [0i32; 4];
         let mut stored = v.iter();
@@ -707,6 +707,25 @@ impl PackedRotation {
     pub fn decode_key(&self, stream: &[u8], k: usize) -> Option<[i32; 4]> {
         Some(self.decode(self.read_key(stream, k)?))
     }
+}
+
+/// `⌊√n⌋`, digit by digit (integer only; `u64::isqrt` is newer than the crate's MSRV).
+fn isqrt(n: u64) -> u64 {
+    let (mut x, mut root) = (n, 0u64);
+    let mut bit = 1u64 << 62;
+    while bit > n {
+        bit >>= 2;
+    }
+    while bit != 0 {
+        if x >= root + bit {
+            x -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+        bit >>= 2;
+    }
+    root
 }
 
 /// A packed rotation value `v` (units of 2^-30, |v| ≤ 2^30) as a scalar word of `encoding`:

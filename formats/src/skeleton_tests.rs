@@ -652,7 +652,7 @@ fn packed_rotation_parameters_round_trip_and_decode_by_the_formula() {
     // Components straddling bytes: widths 5, 6, 7 read LSB first.
     let r = PackedRotation { dropped: 0, bits: [5, 6, 7], min: [0; 3], extent: [1; 3] };
     let word: u32 = 21 | (45 << 5) | (99 << 11); // 18 bits
-    // Key 0 uses bits 0..18 (all ones here), key 1 bits 18..36.
+                                                 // Key 0 uses bits 0..18 (all ones here), key 1 bits 18..36.
     let mut bits: u64 = 0x3FFFF;
     bits |= u64::from(word) << 18;
     let stream2 = bits.to_le_bytes();
@@ -700,7 +700,7 @@ fn packed_rotation_defects() {
         refused(e, &bad(|p| p.bits[1] = 17), 2, packed(1)("bits"));
         refused(e, &bad(|p| p.extent[0] = 1), 2, packed(1)("extent"));
         refused(e, &bad(|p| p.min[2] = 13108), 2, packed(1)("range")); // 13108 + 19661 = 32769
-        // 32768 = 1.0 exactly is allowed.
+                                                                       // 32768 = 1.0 exactly is allowed.
         let ok = bad(|p| p.min[2] = 13107);
         assert!(Blob::parse(&blob(e, &ok)).is_ok());
         // The kind on a channel other than a 3D rotation, or with the 16-bit or Hermite bits.
@@ -739,5 +739,19 @@ fn packed_rotation_defects() {
         p.channels[4][0] = ChannelRecord::make_info(1, INTERP_LINEAR, false) | CHANNEL_PACKED_ROTATION;
         p.channels[4][2] = 17; // one key, 4 bits: one byte at 17
         assert!(Blob::parse(&blob(e, &p)).is_ok());
+    }
+}
+
+#[test]
+fn packed_dropped_component_is_the_exact_integer_square_root() {
+    // Σ v² over stored components = 2^60 − n for chosen n: the dropped one is ⌊√n⌋, checked
+    // against squares worked out here (r² ≤ n < (r + 1)²).
+    let p = PackedRotation { dropped: 3, bits: [16, 0, 0], min: [0, 0, 0], extent: [32768, 0, 0] };
+    for q in [0u32, 1, 2, 1000, 32767, 40000, 65534, 65535] {
+        let x = p.component(0, q);
+        let [_, _, _, w] = p.decode([q, 0, 0]);
+        let n = (1i128 << 60) - i128::from(x) * i128::from(x);
+        let r = i128::from(w);
+        assert!(r * r <= n && (r + 1) * (r + 1) > n, "q {q}: {r}² vs {n}");
     }
 }

@@ -37,7 +37,10 @@ fn runs<S: Scalar>(v: &impl Scalars<S>) {
     for first in 0..=n.min(64) {
         for count in 0..=4 {
             let want: [S; 4] = core::array::from_fn(|c| if c < count { v.get(first + c) } else { S::ZERO });
-            assert!(v.get4(first, count).map(|x| x.to_blob_bits()) == want.map(|x| x.to_blob_bits()), "get4({first}, {count})");
+            assert!(
+                v.get4(first, count).map(|x| x.to_blob_bits()) == want.map(|x| x.to_blob_bits()),
+                "get4({first}, {count})"
+            );
         }
     }
 }

@@ -831,6 +831,9 @@ impl Reducer<'_> {
     }
 }
 
+/// A rotation channel's key times, values and dropped component.
+type RotationKeys = (Vec<f64>, Vec<[f64; 4]>, u8);
+
 /// `reduced` (a reduction of `clip`) with its rotation channels stored as packed smallest-three
 /// keys ([`pack_rotation`]) at the fewest bits per component that keep every vertex within
 /// `opts.max_error_cm` of `clip` (everything else as [`storage_model`] stores it); a channel
@@ -851,7 +854,7 @@ fn pack_rotations(
         return Ok(None);
     }
     r.set_state(&stored)?;
-    let channels: Vec<Option<(Vec<f64>, Vec<[f64; 4]>, u8)>> = of_red
+    let channels: Vec<Option<RotationKeys>> = of_red
         .iter()
         .map(|ti| {
             let track = ti.and_then(|i| reduced.tracks.get(i))?;
@@ -1209,7 +1212,8 @@ pub fn pack_rotation(values: &[[f64; 4]], dropped: u8, bits: [u8; 3]) -> Option<
         let lo = aligned.iter().map(|v| v[i]).fold(f64::INFINITY, f64::min) / unit;
         let hi = aligned.iter().map(|v| v[i]).fold(f64::NEG_INFINITY, f64::max) / unit;
         // `lo`, `hi` in units of 2^-15.
-        let (min, ext) = if bits[j] == 0 { (((lo + hi) / 2.0).round(), 0.0) } else { (lo.floor(), hi.ceil() - lo.floor()) };
+        let (min, ext) =
+            if bits[j] == 0 { (((lo + hi) / 2.0).round(), 0.0) } else { (lo.floor(), hi.ceil() - lo.floor()) };
         if !(-32768.0..=32767.0).contains(&min) || !(0.0..=65535.0).contains(&ext) || min + ext > unit {
             return None;
         }

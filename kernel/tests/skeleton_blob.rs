@@ -94,9 +94,9 @@ fn unpack<S: Scalar>(p: &PackedRotation, q: [u32; 3]) -> [S; 4] {
 fn pack_stream(p: &PackedRotation, keys: &[[u32; 3]]) -> Vec<u8> {
     let mut bits: Vec<bool> = Vec::new();
     for q in keys {
-        for j in 0..3 {
-            for i in 0..p.bits[j] {
-                bits.push(q[j] >> i & 1 == 1);
+        for (&v, &b) in q.iter().zip(&p.bits) {
+            for i in 0..b {
+                bits.push(v >> i & 1 == 1);
             }
         }
     }
@@ -325,8 +325,13 @@ fn same<S: Scalar>(a: impl Scalars<S>, b: &[S]) {
     // get4: every run (whole, partial at the end, past the end) is `count` gets, zero after.
     for first in 0..a.len() + 2 {
         for count in 0..=5 {
-            let want: [S; 4] =
-                core::array::from_fn(|c| if c < count.min(4) { b.get(first + c).copied().unwrap_or(S::ZERO) } else { S::ZERO });
+            let want: [S; 4] = core::array::from_fn(|c| {
+                if c < count.min(4) {
+                    b.get(first + c).copied().unwrap_or(S::ZERO)
+                } else {
+                    S::ZERO
+                }
+            });
             assert_eq!(a.get4(first, count), want, "get4({first}, {count})");
         }
     }
@@ -432,7 +437,10 @@ fn blob_3d_equals_slice<S: Scalar>() {
     assert!(packed.values.is_quantized());
     assert_eq!(packed.values.get4(0, 4), [S::ZERO, sv(0.25), sv(0.25), S::ONE]);
     let x1 = packed.values.get(4).to_f64();
-    assert!((x1 - 0.4375f64.sqrt()).abs() <= if S::ENCODING == ossicle_format::ScalarEncoding::F32 { 1e-7 } else { 1.0 / 65536.0 });
+    assert!(
+        (x1 - 0.4375f64.sqrt()).abs()
+            <= if S::ENCODING == ossicle_format::ScalarEncoding::F32 { 1e-7 } else { 1.0 / 65536.0 }
+    );
     assert_eq!(&packed.values.get4(4, 4)[1..], &[sv(0.25), sv(-0.5), sv(0.5)]);
 
     // The skeleton equals a SliceSkeleton of the same parents, rest poses, lods and names.

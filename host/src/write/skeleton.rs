@@ -35,8 +35,8 @@
 
 use crate::error::HostError;
 use crate::ir::{SkelClipIr, SkeletonIr};
-use crate::sources::evac;
 use crate::reduce::recover_packed;
+use crate::sources::evac;
 use ossicle_format::skeleton::{
     dequantize, pack_channels, packed_word, ChannelRecord, Dimension, SkelClipBody, SkeletonBody,
     CHANNEL_INDEXED_TIMES, CHANNEL_PACKED_ROTATION, CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, INTERP_LINEAR, MAX_BONES,
