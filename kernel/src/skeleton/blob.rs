@@ -257,8 +257,9 @@ impl<'a, S: Scalar> BlobScalars<'a, S> {
         }
     }
 
-    /// Packed key `k` as four scalars (zero past the end).
-    #[inline]
+    /// Packed key `k` as four scalars (zero past the end). Out of line: the sampling loop inlines
+    /// the raw readers and calls this.
+    #[inline(never)]
     fn packed_key(stream: &[u8], params: &PackedRotation, k: usize) -> [S; 4] {
         match params.decode_key(stream, k) {
             Some(q) => q.map(|v| S::from_blob_bits(packed_word(S::ENCODING, v))),
@@ -278,10 +279,45 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
             Repr::Index16 { index, .. } => index.len() / 2,
         }
     }
-    #[inline]
+    /// Raw words: one range check for a whole 16-byte run when the run lies inside the scalars;
+    /// quantised values by one slice `get`, a packed key by one bit-stream read (out of line);
+    /// u8 indices and runs at the end: `count` calls of `get`.
+    #[inline(always)]
+    fn get4(&self, first: usize, count: usize) -> [S; 4] {
+        if let Repr::Quant { .. } | Repr::Packed { .. } | Repr::Index16 { .. } = self.repr {
+            return self.get4_other(first, count);
+        }
+        if let Repr::Raw(w) = self.repr {
+            let run = first.checked_mul(4).and_then(|at| w.as_bytes().get(at..at.checked_add(16)?));
+            if let Some(&[a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3]) = run {
+                let words = [[a0, a1, a2, a3], [b0, b1, b2, b3], [c0, c1, c2, c3], [d0, d1, d2, d3]];
+                let mut out = [S::ZERO; 4];
+                for (o, b) in out.iter_mut().zip(words).take(count) {
+                    *o = S::from_blob_bits(u32::from_le_bytes(b));
+                }
+                return out;
+            }
+        }
+        let at = |c: usize| if c < count { self.get(first.wrapping_add(c)) } else { S::ZERO };
+        [at(0), at(1), at(2), at(3)]
+    }
+
+    /// Raw words and u8 indices (lossless blobs) inline, the other representations out of line.
+    #[inline(always)]
     fn get(&self, i: usize) -> S {
         match self.repr {
             Repr::Raw(w) => Self::word(w.get(i)),
+            Repr::Index8 { index, table } => Self::word(index.get(i).and_then(|&j| table.get(usize::from(j)))),
+            _ => self.get_other(i),
+        }
+    }
+}
+
+impl<S: Scalar> BlobScalars<'_, S> {
+    /// [`Scalars::get`] of quantised and packed values and u16 indices.
+    #[inline(never)]
+    fn get_other(&self, i: usize) -> S {
+        match self.repr {
             Repr::Quant { bytes, width, ranges } => {
                 let q = match i.checked_mul(2).and_then(|a| bytes.get(a..a.checked_add(2)?)) {
                     Some(&[a, b]) => u16::from_le_bytes([a, b]),
@@ -297,7 +333,6 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
                 }
                 Self::packed_key(stream, &params, i / 4).get(i % 4).copied().unwrap_or(S::ZERO)
             }
-            Repr::Index8 { index, table } => Self::word(index.get(i).and_then(|&j| table.get(usize::from(j)))),
             Repr::Index16 { index, table } => {
                 let j = match i.checked_mul(2).and_then(|a| index.get(a..a.checked_add(2)?)) {
                     Some(&[a, b]) => u16::from_le_bytes([a, b]),
@@ -305,32 +340,17 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
                 };
                 Self::word(table.get(usize::from(j)))
             }
+            Repr::Raw(w) => Self::word(w.get(i)),
+            Repr::Index8 { index, table } => Self::word(index.get(i).and_then(|&j| table.get(usize::from(j)))),
         }
     }
 
-    /// One range check per run: raw words and quantised values by one slice `get`, a packed key by
-    /// one bit-stream read, indices by one slice `get` (then a table word each). A run that is not
-    /// whole (past the end) reads scalar by scalar, zero past the end.
-    #[inline]
-    fn get4(&self, first: usize, count: usize) -> [S; 4] {
-        let count = count.min(4);
+    /// [`Scalars::get4`] of quantised and packed values and u16 indices (`count ≤ 4`).
+    #[inline(never)]
+    fn get4_other(&self, first: usize, count: usize) -> [S; 4] {
         let mut out = [S::ZERO; 4];
         let end = first.checked_add(count);
         let whole = match self.repr {
-            Repr::Raw(w) => {
-                let run = end.and_then(|e| w.as_bytes().get(first.checked_mul(4)?..e.checked_mul(4)?));
-                match run {
-                    Some(run) => {
-                        for (o, b) in out.iter_mut().zip(run.chunks_exact(4)) {
-                            if let &[a, b, c, d] = b {
-                                *o = S::from_blob_bits(u32::from_le_bytes([a, b, c, d]));
-                            }
-                        }
-                        true
-                    }
-                    None => false,
-                }
-            }
             Repr::Quant { bytes, width, ranges } => {
                 let run = end.and_then(|e| bytes.get(first.checked_mul(2)?..e.checked_mul(2)?));
                 match (run, first.checked_rem(width)) {
@@ -350,24 +370,11 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
                     _ => false,
                 }
             }
-            Repr::Packed { stream, keys, params } => {
-                if first % 4 == 0 && count == 4 && first / 4 < keys {
-                    out = Self::packed_key(stream, &params, first / 4);
-                    true
-                } else {
-                    false
-                }
+            Repr::Packed { stream, keys, params } if first % 4 == 0 && count == 4 && first / 4 < keys => {
+                out = Self::packed_key(stream, &params, first / 4);
+                true
             }
-            Repr::Index8 { index, table } => match end.and_then(|e| index.get(first..e)) {
-                Some(run) => {
-                    for (o, &j) in out.iter_mut().zip(run) {
-                        *o = Self::word(table.get(usize::from(j)));
-                    }
-                    true
-                }
-                None => false,
-            },
-            Repr::Index16 { .. } => false,
+            _ => false,
         };
         if !whole {
             for (c, o) in out.iter_mut().enumerate().take(count) {
