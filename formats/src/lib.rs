@@ -58,12 +58,14 @@ pub const MAGIC: [u8; 4] = *b"OSCL";
 /// The format version this crate reads and writes.
 /// Version 2 added [`SectionKind::Sprite`], version 3 [`SectionKind::Scene`], version 4
 /// [`SectionKind::Skeleton`] and [`SectionKind::SkelClip`], version 5 changed the skeletal clip
-/// layout (bone entries and records for animated channels only, indexed key times); older blobs are
+/// layout (bone entries and records for animated channels only, indexed key times), version 6 added
+/// packed smallest-three rotation channels (`skeleton::CHANNEL_PACKED_ROTATION`, additive: version-5
+/// skeletal sections read as before); older blobs are
 /// still read (a version-1 blob may not hold sprites, a version-2 blob may not hold scenes, a
 /// version-3 blob may not hold skeletal sections), except version-4 blobs with skeletal sections,
 /// which are refused with [`LoadError::UnsupportedVersion`] (the version-4 skeletal layout never
 /// shipped; rebuild them).
-pub const FORMAT_VERSION: u16 = 5;
+pub const FORMAT_VERSION: u16 = 6;
 /// The oldest format version whose skeletal sections this crate reads.
 pub const OLDEST_SKELETAL_VERSION: u16 = 5;
 /// The oldest format version this crate reads.

@@ -1,4 +1,5 @@
-//! Skeletal sections (format version 5; version 4's clip layout is no longer read): [`SectionKind::Skeleton`](crate::SectionKind::Skeleton),
+//! Skeletal sections (format version 6, which adds packed rotation channels to version 5's layout;
+//! version 4's clip layout is no longer read): [`SectionKind::Skeleton`](crate::SectionKind::Skeleton),
 //! one per skeleton, and [`SectionKind::SkelClip`](crate::SectionKind::SkelClip), one per skeletal
 //! clip.
 //!
@@ -54,7 +55,9 @@
 //!                            are exactly the array); a channel without a record is not animated
 //! data         bytes         u32 LE words the channel records point into: raw times, raw values,
 //!                            quantisation ranges, Hermite tangents
-//! quant        bytes         u16 LE quantised values the channel records point into
+//! quant        bytes         u16 LE quantised values the channel records point into (at even
+//!                            byte offsets), and packed rotation parameters and bit streams (at
+//!                            any byte offset); a whole number of u16
 //! times        bytes         the clip's time table: u32 LE scalar words, strictly increasing,
 //!                            within [0, duration] (empty when no channel has indexed times)
 //! time_index   bytes         u8 indices into `times` (u16 LE when flags bit 1 is set) that indexed
@@ -70,16 +73,20 @@
 //!
 //! ```text
 //!  0  u32  info    bits 0-23: n (≥ 1); bits 24-25: interpolation (0 Step, 1 Linear, 2 Hermite);
-//!                  bit 26: quantised values; bit 27: indexed times; bits 28-31: 0
+//!                  bit 26: quantised values; bit 27: indexed times; bit 28 (version 6): packed
+//!                  rotation (3D rotation channels only, not with bit 26, not Hermite); bits
+//!                  29-31: 0
 //!  4  u32  times   raw: word index in `data` of n time words (seconds, strictly increasing,
 //!                  within [0, duration]); indexed: element index in `time_index` of n indices
 //!                  into `times` (strictly increasing, so the times are too); channels with equal
 //!                  times may share one run
 //!  8  u32  values  raw: word index in `data` of n·w scalar words, key after key;
-//!                  quantised: index in `quant` (u16 units) of n·w u16 values, key after key
+//!                  quantised: index in `quant` (u16 units) of n·w u16 values, key after key;
+//!                  packed: byte index in `quant` of the ⌈n·K / 8⌉ bytes of the keys' bit stream
 //! 12  u32  extra   quantised: word index in `data` of w min words then w extent words (scalar
 //!                  words, extent ≥ 0), followed, for Hermite, by the 2·n·w tangent words;
 //!                  raw Hermite: word index in `data` of the 2·n·w tangent words;
+//!                  packed: byte index in `quant` of the 16 parameter bytes ([`PackedRotation`]);
 //!                  otherwise 0
 //! ```
 //!
@@ -96,11 +103,21 @@
 //! `min + (q × extent + 32767) div 65535` on the raw bits (integer arithmetic, so host and device
 //! decode to the same bits).
 //!
+//! A packed rotation channel (version 6) stores "smallest three" keys: per channel a dropped
+//! component, and for each of the other three a bit width (0–16) and a range; each key is `K` bits
+//! (the widths' sum) of a little-endian bit stream, and decodes with integer arithmetic only to
+//! four Q2.30 integers, which become scalar words by [`packed_word`] (see [`PackedRotation`] for
+//! the parameter bytes and the exact formula). Host and kernel decode through
+//! [`PackedRotation::decode_key`], so they agree bit for bit.
+//!
 //! [`SkelClipSection::parse`] checks everything a reader reads: whole records, flags, duration and
 //! sample rate, the dimension and bone count against the skeleton it names, every channel's info
 //! word and every run inside `data` / `quant`, key times finite, strictly increasing and within
 //! `[0, duration]`, raw values, ranges and tangents finite (f32), ranges whose largest value is
-//! representable, no rotation key (3D) whose four decoded components are all zero, and events
+//! representable, packed parameters valid ([`PackedRotation::check`]: dropped index and reserved
+//! bits, widths ≤ 16, no extent with 0 bits, `min + extent` ≤ 1) with their bit stream inside
+//! `quant`, no rotation key (3D) whose four decoded components are all zero (a packed key never
+//! is), and events
 //! sorted, within the clip and naming strings. The cross-section checks (the skeleton exists and
 //! agrees, skeleton names are unique) are done by [`Blob::parse`](crate::Blob::parse).
 //!
@@ -109,7 +126,8 @@
 //! A skeleton costs 8 bytes per bone plus 40 (3D) or 20 (2D) bytes of rest pose. A clip costs 4
 //! bytes per bone, plus per animated channel a 16-byte record, `4n` bytes of raw times or `n` (`2n`
 //! with u16 indices) bytes of indexed times (shared runs once), and `4nw` bytes of raw values, or
-//! `2nw + 8w` bytes quantised, plus `8nw` bytes of Hermite tangents; plus 4 bytes per entry of the
+//! `2nw + 8w` bytes quantised, or (packed rotations) `16 + ⌈nK / 8⌉` bytes (plus at most one byte
+//! of padding), plus `8nw` bytes of Hermite tangents; plus 4 bytes per entry of the
 //! time table, plus 8 bytes per event.
 
 use crate::{ScalarEncoding, SectionDefect, StringTable, WordView};
@@ -144,6 +162,17 @@ pub const CHANNEL_INTERP_SHIFT: u32 = 24;
 pub const CHANNEL_QUANTIZED: u32 = 1 << 26;
 /// Channel info bit: the times are indices into the clip's time table.
 pub const CHANNEL_INDEXED_TIMES: u32 = 1 << 27;
+/// Channel info bit (format version 6): a 3D rotation channel stored as packed smallest-three keys
+/// ([`PackedRotation`]); `values` and `extra` are byte offsets into `quant`.
+pub const CHANNEL_PACKED_ROTATION: u32 = 1 << 28;
+/// The size of a packed rotation channel's parameters ([`PackedRotation`]) in bytes.
+pub const PACKED_ROTATION_PARAMS_LEN: usize = 16;
+/// The most bits a packed component may have.
+pub const PACKED_MAX_BITS: u8 = 16;
+/// 1.0 in a packed rotation range's units (2^-15).
+pub const PACKED_RANGE_ONE: i32 = 1 << 15;
+/// 1.0 in the packed rotation value domain (Q2.30: values are integers in units of 2^-30).
+pub const PACKED_VALUE_ONE: i64 = 1 << 30;
 /// Clip flag: the clip loops.
 pub const CLIP_FLAG_LOOP: u8 = 1;
 /// Clip flag: `time_index` entries are u16 LE (else u8).
@@ -414,6 +443,15 @@ pub enum SkeletonDefect {
         /// The id found.
         name: u32,
     },
+    /// A packed rotation channel's parameters are invalid: `what` is `"dropped"` (reserved bits of
+    /// byte 0 not 0), `"bits"` (a width over [`PACKED_MAX_BITS`]), `"extent"` (a non-zero extent
+    /// with zero bits) or `"range"` (`min + extent` over 1.0).
+    PackedParams {
+        /// The bone.
+        bone: u32,
+        /// Which field.
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for SkeletonDefect {
@@ -467,6 +505,9 @@ impl fmt::Display for SkeletonDefect {
                 write!(f, "event {event}: time is not finite, outside [0, duration] or before the previous event's")
             }
             Self::EventName { event, name } => write!(f, "event {event}: name id {name} does not fit 16 bits"),
+            Self::PackedParams { bone, what } => {
+                write!(f, "bone {bone}: packed rotation parameters have an invalid {what}")
+            }
         }
     }
 }
@@ -490,6 +531,211 @@ pub fn dequantize(encoding: ScalarEncoding, min: u32, extent: u32, q: u16) -> u3
                 Err(_) => min,
             }
         }
+    }
+}
+
+/// The parameters of a packed rotation channel ([`CHANNEL_PACKED_ROTATION`], format version 6):
+/// "smallest three" storage with a per-channel dropped component, bit widths and ranges.
+///
+/// Stored as [`PACKED_ROTATION_PARAMS_LEN`] (16) bytes:
+///
+/// ```text
+///  0  u8       bits 0-1: the dropped component d (0 x, 1 y, 2 z, 3 w); bits 2-7: 0
+///  1  u8 × 3   bits of stored components 0, 1, 2 (each 0..=16)
+///  4  i16 × 3  min of stored components 0, 1, 2, LE, units 2^-15
+/// 10  u16 × 3  extent of stored components 0, 1, 2, LE, units 2^-15 (0 when its bits are 0;
+///             min + extent ≤ 2^15, i.e. 1.0)
+/// ```
+///
+/// The stored components are the quaternion's other three in x, y, z, w order. Key `k` occupies
+/// bits `k·K .. (k+1)·K` of the channel's little-endian bit stream (`K` = the sum of the widths;
+/// component 0 in the lowest bits). A stored component with `b` bits and value `q` decodes, in
+/// units of 2^-30 (Q2.30, [`PACKED_VALUE_ONE`]), to `v = min·2^15 + (extent·2^15·q + D div 2) div D`
+/// with `D = 2^b − 1` (`v = min·2^15` when `b = 0`); the dropped one to
+/// `isqrt(max(0, 2^60 − Σ v²))` (so it is ≥ 0: a writer negates keys whose dropped component is
+/// negative, the same rotation). The four integers become scalar words by [`packed_word`]. Integer
+/// arithmetic only: every reader decodes the same bits.
+///
+/// ```
+/// use ossicle_format::skeleton::PackedRotation;
+/// use ossicle_format::ScalarEncoding;
+///
+/// // Drop w; x, y, z in 8 bits over [-0.5, 0.5], [0, 0], [0, 0.25].
+/// let p = PackedRotation { dropped: 3, bits: [8, 0, 8], min: [-16384, 0, 0], extent: [32768, 0, 8192] };
+/// assert!(p.check().is_ok());
+/// let stream = [255u8, 0];
+/// let [x, y, z, w] = p.decode_key(&stream, 0).unwrap();
+/// assert_eq!((x, y, z), (1 << 29, 0, 0));
+/// assert_eq!(w, 929_887_696); // isqrt(2^60 − 2^58) = ⌊√0.75 · 2^30⌋
+/// assert_eq!(ossicle_format::skeleton::packed_word(ScalarEncoding::F32, x), 0.5f32.to_bits());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct PackedRotation {
+    /// The dropped component (0 x, 1 y, 2 z, 3 w); reserved bits must be 0.
+    pub dropped: u8,
+    /// Bits of each stored component (0..=16).
+    pub bits: [u8; 3],
+    /// Minimum of each stored component, units 2^-15.
+    pub min: [i16; 3],
+    /// Extent of each stored component, units 2^-15.
+    pub extent: [u16; 3],
+}
+
+impl PackedRotation {
+    /// Reads the 16 parameter bytes at the start of `bytes` (no checks: see [`check`](Self::check)).
+    pub fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        let b = bytes.get(..PACKED_ROTATION_PARAMS_LEN)?;
+        let byte = |i: usize| b.get(i).copied().unwrap_or(0);
+        let half = |i: usize| u16::from_le_bytes([byte(i), byte(i + 1)]);
+        Some(Self {
+            dropped: byte(0),
+            bits: [byte(1), byte(2), byte(3)],
+            min: [half(4) as i16, half(6) as i16, half(8) as i16],
+            extent: [half(10), half(12), half(14)],
+        })
+    }
+
+    /// The 16 parameter bytes.
+    pub fn to_bytes(&self) -> [u8; PACKED_ROTATION_PARAMS_LEN] {
+        let mut out = [0u8; PACKED_ROTATION_PARAMS_LEN];
+        let [a, b, c] = self.bits;
+        let halves = [
+            self.min[0] as u16,
+            self.min[1] as u16,
+            self.min[2] as u16,
+            self.extent[0],
+            self.extent[1],
+            self.extent[2],
+        ];
+        let head = [self.dropped, a, b, c];
+        let tail = halves.iter().flat_map(|h| h.to_le_bytes());
+        for (o, v) in out.iter_mut().zip(head.into_iter().chain(tail)) {
+            *o = v;
+        }
+        out
+    }
+
+    /// Whether the parameters are valid; `Err` names the field (as [`SkeletonDefect::PackedParams`]).
+    pub fn check(&self) -> Result<(), &'static str> {
+        if self.dropped > 3 {
+            return Err("dropped");
+        }
+        for j in 0..3 {
+            let (bits, min, ext) = (self.bits[j], self.min[j], self.extent[j]);
+            if bits > PACKED_MAX_BITS {
+                return Err("bits");
+            }
+            if bits == 0 && ext != 0 {
+                return Err("extent");
+            }
+            if i32::from(min) + i32::from(ext) > PACKED_RANGE_ONE {
+                return Err("range");
+            }
+        }
+        Ok(())
+    }
+
+    /// Bits per key (the sum of the widths, at most 48).
+    pub fn key_bits(&self) -> usize {
+        self.bits.iter().map(|&b| usize::from(b)).sum()
+    }
+
+    /// Bytes of the bit stream of `n` keys (`⌈n·K / 8⌉`).
+    pub fn stream_len(&self, n: usize) -> Option<usize> {
+        Some(n.checked_mul(self.key_bits())?.checked_add(7)? / 8)
+    }
+
+    /// Stored component `j` with quantised value `q` (at most `2^b − 1`; larger reads as that), in
+    /// units of 2^-30 (clamped to ±2^30, which checked parameters never reach past).
+    #[inline]
+    pub fn component(&self, j: usize, q: u32) -> i64 {
+        let (bits, min, ext) = match (self.bits.get(j), self.min.get(j), self.extent.get(j)) {
+            (Some(&b), Some(&m), Some(&e)) => (u32::from(b.min(PACKED_MAX_BITS)), i64::from(m), i64::from(e)),
+            _ => return 0,
+        };
+        let base = min << 15;
+        let d = (1i64 << bits) - 1;
+        // q ≤ d: |ext·2^15·q| < 2^47; `d` is 0 only for 0 bits (then the offset is 0).
+        let q = i64::from(q).min(d);
+        let offset = ((ext << 15) * q + d / 2).checked_div(d).unwrap_or(0);
+        // Within ±1 for checked parameters; clamped so that unchecked ones cannot overflow later.
+        (base + offset).clamp(-PACKED_VALUE_ONE, PACKED_VALUE_ONE)
+    }
+
+    /// The quaternion (x, y, z, w) of quantised stored values `q`, in units of 2^-30.
+    #[inline]
+    pub fn decode(&self, q: [u32; 3]) -> [i32; 4] {
+        let v = [self.component(0, q[0]), self.component(1, q[1]), self.component(2, q[2])];
+        let sum: i64 = v.iter().map(|&x| x * x).sum(); // < 3 · 2^60
+        let rest = PACKED_VALUE_ONE * PACKED_VALUE_ONE - sum;
+        let dropped = if rest > 0 { isqrt(rest as u64) as i64 } else { 0 };
+        let d = usize::from(self.dropped & 3);
+        let mut out = [0i32; 4];
+        let mut stored = v.iter();
+        for (i, o) in out.iter_mut().enumerate() {
+            let x = if i == d { dropped } else { stored.next().copied().unwrap_or(0) };
+            *o = x.clamp(-PACKED_VALUE_ONE, PACKED_VALUE_ONE) as i32;
+        }
+        out
+    }
+
+    /// The quantised stored values of key `k` in `stream` (`None` past its end).
+    #[inline]
+    pub fn read_key(&self, stream: &[u8], k: usize) -> Option<[u32; 3]> {
+        let kb = self.key_bits();
+        let at = k.checked_mul(kb)?;
+        let (byte, shift) = (at / 8, at % 8);
+        let need = (shift + kb).div_ceil(8);
+        let src = stream.get(byte..byte.checked_add(need)?)?;
+        let mut buf = [0u8; 8];
+        for (o, &b) in buf.iter_mut().zip(src) {
+            *o = b;
+        }
+        let mut x = u64::from_le_bytes(buf) >> shift;
+        let mut q = [0u32; 3];
+        for (o, &b) in q.iter_mut().zip(&self.bits) {
+            let b = u32::from(b.min(PACKED_MAX_BITS));
+            *o = (x & ((1u64 << b) - 1)) as u32;
+            x >>= b;
+        }
+        Some(q)
+    }
+
+    /// The quaternion of key `k` in `stream`, in units of 2^-30 (`None` past its end).
+    #[inline]
+    pub fn decode_key(&self, stream: &[u8], k: usize) -> Option<[i32; 4]> {
+        Some(self.decode(self.read_key(stream, k)?))
+    }
+}
+
+/// `⌊√n⌋`, digit by digit (integer only; `u64::isqrt` is newer than the crate's MSRV).
+fn isqrt(n: u64) -> u64 {
+    let (mut x, mut root) = (n, 0u64);
+    let mut bit = 1u64 << 62;
+    while bit > n {
+        bit >>= 2;
+    }
+    while bit != 0 {
+        if x >= root + bit {
+            x -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+        bit >>= 2;
+    }
+    root
+}
+
+/// A packed rotation value `v` (units of 2^-30, |v| ≤ 2^30) as a scalar word of `encoding`:
+/// f32 `(v as f32) · 2^-30` (the conversion rounds to nearest, the product is exact), Q16.16
+/// `(v + 2^13) >> 14` (to nearest, ties up).
+#[inline]
+pub fn packed_word(encoding: ScalarEncoding, v: i32) -> u32 {
+    match encoding {
+        ScalarEncoding::F32 => ((v as f32) * (1.0 / PACKED_VALUE_ONE as f32)).to_bits(),
+        ScalarEncoding::Q16_16 => ((v.saturating_add(1 << 13)) >> 14) as u32,
     }
 }
 
@@ -704,6 +950,10 @@ impl ChannelRecord {
     pub const fn indexed_times(&self) -> bool {
         self.info & CHANNEL_INDEXED_TIMES != 0
     }
+    /// Whether the values are packed smallest-three rotation keys ([`PackedRotation`]).
+    pub const fn packed_rotation(&self) -> bool {
+        self.info & CHANNEL_PACKED_ROTATION != 0
+    }
     /// The info word for `count` keys, an interpolation code and the quantised flag.
     pub const fn make_info(count: u32, interpolation: u32, quantized: bool) -> u32 {
         (count & CHANNEL_COUNT_MASK)
@@ -855,12 +1105,19 @@ impl<'a> SkelClipSection<'a> {
         let r = self.channel(b, c).ok_or(range_err)?;
         let n = r.key_count();
         let info_err = d(SkeletonDefect::ChannelInfo { bone, channel, info: r.info });
-        let known = CHANNEL_COUNT_MASK | (3 << CHANNEL_INTERP_SHIFT) | CHANNEL_QUANTIZED | CHANNEL_INDEXED_TIMES;
+        let known = CHANNEL_COUNT_MASK
+            | (3 << CHANNEL_INTERP_SHIFT)
+            | CHANNEL_QUANTIZED
+            | CHANNEL_INDEXED_TIMES
+            | CHANNEL_PACKED_ROTATION;
         if r.info & !known != 0 || r.interpolation() > INTERP_HERMITE || n == 0 {
             return Err(info_err);
         }
         let hermite = r.interpolation() == INTERP_HERMITE;
-        if !hermite && !r.quantized() && r.extra != 0 {
+        if r.packed_rotation() && (self.dimension != Dimension::D3 || c != 1 || r.quantized() || hermite) {
+            return Err(info_err);
+        }
+        if !hermite && !r.quantized() && !r.packed_rotation() && r.extra != 0 {
             return Err(info_err);
         }
         let w = self.dimension.width(c);
@@ -871,7 +1128,17 @@ impl<'a> SkelClipSection<'a> {
         if !run_ok(r.times, n, times_len) {
             return Err(range_err);
         }
-        let values_ok = if r.quantized() {
+        let packed = if r.packed_rotation() {
+            let quant = self.body.quant;
+            let params = quant.get(r.extra as usize..).and_then(PackedRotation::from_bytes).ok_or(range_err)?;
+            params.check().map_err(|what| d(SkeletonDefect::PackedParams { bone, what }))?;
+            Some((params, params.stream_len(n).ok_or(range_err)?))
+        } else {
+            None
+        };
+        let values_ok = if let Some((_, stream_len)) = packed {
+            run_ok(r.values, stream_len, self.body.quant.len())
+        } else if r.quantized() {
             run_ok(r.values, nw, self.body.quant.len() / 2) && run_ok(r.extra, 2 * w, words)
         } else {
             run_ok(r.values, nw, words)
@@ -923,6 +1190,11 @@ impl<'a> SkelClipSection<'a> {
                 }
                 *range = (min, ext);
             }
+        }
+        if packed.is_some() {
+            // A packed key never decodes to a zero quaternion: the dropped component is
+            // √(1 − Σ v²) ≥ 1/2 when Σ v² ≤ 3/4, else a stored one has |v| ≥ 1/2.
+            return Ok(());
         }
         let value = |k: usize, j: usize| -> u32 {
             let i = k * w + j;

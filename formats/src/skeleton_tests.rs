@@ -334,7 +334,7 @@ fn a_version_4_blob_with_skeletal_sections_is_refused() {
             newest: crate::FORMAT_VERSION
         }
     );
-    assert_eq!((crate::OLDEST_SKELETAL_VERSION, crate::FORMAT_VERSION), (5, 5));
+    assert_eq!((crate::OLDEST_SKELETAL_VERSION, crate::FORMAT_VERSION), (5, 6));
 }
 
 #[test]
@@ -601,4 +601,157 @@ fn every_defect_has_a_message() {
     assert_eq!(m, "skeletal: bone 3 rotation key 9 is a zero quaternion");
     let m = std::format!("{}", sk(SkeletonDefect::Parent { bone: 2, parent: 5 }));
     assert!(m.contains("bone 2 has parent 5"), "{m}");
+}
+
+/// Bone 1's rotation as a packed channel (format version 6): drop w, x and y 0 bits at 0, z 4
+/// bits over [0, 19661 / 32768]; key 0 has z q = 0, key 1 q = 15 (the stream byte 0xF0).
+fn packed_params() -> PackedRotation {
+    PackedRotation { dropped: 3, bits: [0, 0, 4], min: [0, 0, 0], extent: [0, 0, 19661] }
+}
+
+fn packed_parts(e: ScalarEncoding, params: &PackedRotation) -> Parts {
+    let mut p = parts(e);
+    let mut bytes = params.to_bytes().to_vec();
+    bytes.extend([0xF0, 0]); // the stream, then padding to whole u16s
+    p.quant = bytes.chunks(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect();
+    p.channels[4] = [ChannelRecord::make_info(2, INTERP_LINEAR, false) | CHANNEL_PACKED_ROTATION, T01, 16, 0];
+    p
+}
+
+#[test]
+fn packed_rotation_parameters_round_trip_and_decode_by_the_formula() {
+    let p = PackedRotation { dropped: 1, bits: [16, 3, 0], min: [-32768, 100, -7], extent: [65535, 5, 0] };
+    assert_eq!(PackedRotation::from_bytes(&p.to_bytes()), Some(p));
+    assert_eq!(
+        p.to_bytes(),
+        [1, 16, 3, 0, 0x00, 0x80, 100, 0, 0xF9, 0xFF, 0xFF, 0xFF, 5, 0, 0, 0],
+        "dropped, bits, min i16 LE, extent u16 LE"
+    );
+    assert_eq!(PackedRotation::from_bytes(&[0; 15]), None);
+    assert_eq!((p.key_bits(), p.stream_len(3), p.stream_len(0)), (19, Some(8), Some(0)));
+    // component: min·2^15 + (extent·2^15·q + D div 2) div D, D = 2^b − 1.
+    assert_eq!(p.component(0, 0), -(1 << 30));
+    assert_eq!(p.component(0, 65535), -(1 << 30) + 65535 * (1 << 15));
+    assert_eq!(p.component(1, 7), 100 * 32768 + 5 * 32768); // q = D: min + extent
+    assert_eq!(p.component(1, 3), 100 * 32768 + (5 * 32768 * 3 + 3) / 7); // 3 × 163840 / 7 = 70217.14
+    assert_eq!(p.component(2, 0), -7 * 32768);
+    // The dropped component: ⌊√(2^60 − Σ v²)⌋, computed here in f64 (exact to well under 1).
+    let q = packed_params();
+    let z = 19661i64 << 15;
+    let [x, y, zz, w] = q.decode([0, 0, 15]);
+    assert_eq!((x, y, i64::from(zz)), (0, 0, z));
+    let expected = ((1u64 << 60) as f64 - (z as f64) * (z as f64)).sqrt();
+    assert!((f64::from(w) - expected.floor()).abs() <= 1.0, "{w} vs {expected}");
+    assert_eq!(q.decode([0, 0, 0]), [0, 0, 0, 1 << 30]);
+    // q = 7: (19661·2^15·7 + 7) div 15 = 300650769.
+    assert_eq!(q.decode([0, 0, 7])[2], 300_650_769);
+    // Key k of the stream: 4 bits each, key 0 in the low nibble.
+    assert_eq!(q.read_key(&[0xF0], 0), Some([0, 0, 0]));
+    assert_eq!(q.read_key(&[0xF0], 1), Some([0, 0, 15]));
+    assert_eq!(q.read_key(&[0xF0], 2), None);
+    // Components straddling bytes: widths 5, 6, 7 read LSB first.
+    let r = PackedRotation { dropped: 0, bits: [5, 6, 7], min: [0; 3], extent: [1; 3] };
+    let word: u32 = 21 | (45 << 5) | (99 << 11); // 18 bits
+                                                 // Key 0 uses bits 0..18 (all ones here), key 1 bits 18..36.
+    let mut bits: u64 = 0x3FFFF;
+    bits |= u64::from(word) << 18;
+    let stream2 = bits.to_le_bytes();
+    assert_eq!(r.read_key(&stream2[..5], 1), Some([21, 45, 99]));
+    assert_eq!(r.read_key(&stream2[..5], 0), Some([31, 63, 127]));
+    assert_eq!(r.read_key(&stream2[..4], 1), None);
+    // Words: f32 by conversion and an exact scaling, Q16.16 to nearest.
+    assert_eq!(packed_word(F32, 1 << 30), 1.0f32.to_bits());
+    assert_eq!(packed_word(F32, -(1 << 29)), (-0.5f32).to_bits());
+    assert_eq!(packed_word(F32, 300_650_769), ((300_650_769f64 / 1073741824.0) as f32).to_bits());
+    assert_eq!(packed_word(Q16, 1 << 30) as i32, 65536);
+    assert_eq!(packed_word(Q16, (1 << 13) - 1) as i32, 0);
+    assert_eq!(packed_word(Q16, 1 << 13) as i32, 1);
+    assert_eq!(packed_word(Q16, -(1 << 30)) as i32, -65536);
+}
+
+#[test]
+fn a_packed_rotation_channel_reads_back() {
+    for e in BOTH {
+        let p = packed_parts(e, &packed_params());
+        let bytes = blob(e, &p);
+        let b = Blob::parse(&bytes).unwrap();
+        let c = b.skel_clips().next().unwrap();
+        let r = c.channel(1, 1).unwrap();
+        assert!(r.packed_rotation() && !r.quantized());
+        assert_eq!((r.key_count(), r.values, r.extra), (2, 16, 0));
+        let params = PackedRotation::from_bytes(&c.quant_bytes()[r.extra as usize..]).unwrap();
+        assert_eq!(params, packed_params());
+        let stream = &c.quant_bytes()[r.values as usize..];
+        assert_eq!(params.decode_key(stream, 1).unwrap()[2], 19661 << 15);
+    }
+}
+
+#[test]
+fn packed_rotation_defects() {
+    for e in BOTH {
+        let packed = |bone| move |what| sk(SkeletonDefect::PackedParams { bone, what });
+        let bad = |f: fn(&mut PackedRotation)| {
+            let mut params = packed_params();
+            f(&mut params);
+            packed_parts(e, &params)
+        };
+        refused(e, &bad(|p| p.dropped = 4), 2, packed(1)("dropped"));
+        refused(e, &bad(|p| p.dropped = 0x83), 2, packed(1)("dropped"));
+        refused(e, &bad(|p| p.bits[1] = 17), 2, packed(1)("bits"));
+        refused(e, &bad(|p| p.extent[0] = 1), 2, packed(1)("extent"));
+        refused(e, &bad(|p| p.min[2] = 13108), 2, packed(1)("range")); // 13108 + 19661 = 32769
+                                                                       // 32768 = 1.0 exactly is allowed.
+        let ok = bad(|p| p.min[2] = 13107);
+        assert!(Blob::parse(&blob(e, &ok)).is_ok());
+        // The kind on a channel other than a 3D rotation, or with the 16-bit or Hermite bits.
+        let info = |bone, channel, info| sk(SkeletonDefect::ChannelInfo { bone, channel, info });
+        let mut p = packed_parts(e, &packed_params());
+        p.channels[0][0] |= CHANNEL_PACKED_ROTATION;
+        refused(e, &p, 2, info(0, 0, p.channels[0][0]));
+        let mut p = packed_parts(e, &packed_params());
+        p.channels[4][0] |= CHANNEL_QUANTIZED;
+        refused(e, &p, 2, info(1, 1, p.channels[4][0]));
+        let mut p = packed_parts(e, &packed_params());
+        p.channels[4][0] = (p.channels[4][0] & !(3 << CHANNEL_INTERP_SHIFT)) | (INTERP_HERMITE << CHANNEL_INTERP_SHIFT);
+        refused(e, &p, 2, info(1, 1, p.channels[4][0]));
+        // Unknown info bits beyond the packed one.
+        let mut p = packed_parts(e, &packed_params());
+        p.channels[4][0] |= 1 << 29;
+        refused(e, &p, 2, info(1, 1, p.channels[4][0]));
+        // Parameters or stream past `quant` (18 bytes).
+        let range = sk(SkeletonDefect::ChannelRange { bone: 1, channel: 1 });
+        let mut p = packed_parts(e, &packed_params());
+        p.channels[4][3] = 3;
+        refused(e, &p, 2, range);
+        let mut p = packed_parts(e, &packed_params());
+        p.channels[4][2] = 18;
+        refused(e, &p, 2, range);
+        let mut p = packed_parts(e, &packed_params());
+        p.channels[4][2] = u32::MAX;
+        refused(e, &p, 2, range);
+        // Three keys need 12 bits: 2 bytes from byte 16 still fit, from byte 17 they do not.
+        let mut p = packed_parts(e, &packed_params());
+        p.channels[4][0] = ChannelRecord::make_info(3, INTERP_LINEAR, false) | CHANNEL_PACKED_ROTATION;
+        p.channels[4][1] = 0; // times [0, 1] then 0.5 (the next data word): not increasing
+        p.data[T_HALF as usize] = w(e, 1.0);
+        refused(e, &p, 2, sk(SkeletonDefect::KeyTime { bone: 1, channel: 1, key: 2 }));
+        let mut p = packed_parts(e, &packed_params());
+        p.channels[4][0] = ChannelRecord::make_info(1, INTERP_LINEAR, false) | CHANNEL_PACKED_ROTATION;
+        p.channels[4][2] = 17; // one key, 4 bits: one byte at 17
+        assert!(Blob::parse(&blob(e, &p)).is_ok());
+    }
+}
+
+#[test]
+fn packed_dropped_component_is_the_exact_integer_square_root() {
+    // Σ v² over stored components = 2^60 − n for chosen n: the dropped one is ⌊√n⌋, checked
+    // against squares worked out here (r² ≤ n < (r + 1)²).
+    let p = PackedRotation { dropped: 3, bits: [16, 0, 0], min: [0, 0, 0], extent: [32768, 0, 0] };
+    for q in [0u32, 1, 2, 1000, 32767, 40000, 65534, 65535] {
+        let x = p.component(0, q);
+        let [_, _, _, w] = p.decode([q, 0, 0]);
+        let n = (1i128 << 60) - i128::from(x) * i128::from(x);
+        let r = i128::from(w);
+        assert!(r * r <= n && (r + 1) * (r + 1) > n, "q {q}: {r}² vs {n}");
+    }
 }

@@ -8,7 +8,10 @@
 //! Each input is loaded as it is and with its header's length and CRC repaired, so the fuzzer
 //! reaches the skeletal section parser behind the checksum. Seeds (fuzz/seeds/skel_blob): a two-bone
 //! EVA (host/tests/data/two_bones.eva) built lossless f32, quantised Q16.16, and reduced and
-//! quantised f32 (key times as indices into the clip's time table).
+//! quantised f32 (key times as indices into the clip's time table); and a variant whose arm turns
+//! 0–90° only (its last three rotation keys (0, 0.1, 0.5, 0.86), (0, 0.2, 0.3, 0.93),
+//! (0.1, 0, 0.2, 0.97)), reduced and quantised f32, which stores that rotation as a packed
+//! smallest-three channel (format version 6). `get4` must return what four `get`s return.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -25,6 +28,20 @@ fn skeleton<S: Scalar, J: Joint<S>>(sk: &impl SkeletonSource<S, J>) {
             assert!(p < i, "parent {p} of bone {i}");
         }
         let _ = (sk.rest(i), sk.lod(i), sk.name_id(i));
+    }
+}
+
+/// `get4` equals `get` for every run that starts in (or just past) the scalars.
+fn runs<S: Scalar>(v: &impl Scalars<S>) {
+    let n = v.len();
+    for first in 0..=n.min(64) {
+        for count in 0..=4 {
+            let want: [S; 4] = core::array::from_fn(|c| if c < count { v.get(first + c) } else { S::ZERO });
+            assert!(
+                v.get4(first, count).map(|x| x.to_blob_bits()) == want.map(|x| x.to_blob_bits()),
+                "get4({first}, {count})"
+            );
+        }
     }
 }
 
@@ -52,6 +69,9 @@ fn clip<S: Scalar, J: Joint<S>>(c: &impl SkelClipSource<S>) {
             for i in 0..=ch.values.len() {
                 let _ = ch.values.get(i);
             }
+            runs(&ch.times);
+            runs(&ch.values);
+            runs(&ch.tangents);
             match ch.interpolation {
                 Interpolation::Hermite => assert_eq!(ch.tangents.len(), 2 * n * w),
                 _ => assert!(ch.tangents.is_empty()),

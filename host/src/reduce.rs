@@ -60,8 +60,10 @@
 //! the key times are exact. Rotations (nlerp) and the composition through the hierarchy are not
 //! linear, so for them the key times and midpoints are a dense check, not a proof.
 //!
-//! [`reduce_quantized`] reduces for a clip that will be stored quantised: it tightens the bound
-//! until the *quantised* result meets it.
+//! [`reduce_quantized`] reduces for a clip that will be stored quantised: part of the bound for
+//! removing keys, the rest for storing rotations as packed smallest-three keys ([`PackedKeys`],
+//! format version 6) with per-channel bit widths chosen by the same model-space check, on the
+//! values exactly as the kernel decodes them (see [`storage_model`]).
 //!
 //! # Quantisation
 //!
@@ -74,9 +76,22 @@
 //! as they are), so the effect of quantisation, alone or after reduction, is measured with the same
 //! metric. Quantised quaternions are not renormalised here: the kernel (and [`sample_local`])
 //! normalises them.
+//!
+//! # Packed rotations
+//!
+//! [`pack_rotation`] stores a rotation channel as smallest-three keys: the dropped component
+//! ([`packed_dropped`]: the one whose smallest magnitude over the keys is largest) is rebuilt from
+//! the other three, which each get a range of whole 2^-15 units and a width of 0–16 bits.
+//! [`PackedKeys::values`] decodes with the format's integer formula
+//! (`ossicle_format::skeleton::PackedRotation::decode`), so the reducer measures exactly the
+//! values the kernel reads (up to the final rounding to f32 or Q16.16, the same as for any stored
+//! value). The blob writer gets the decoded keys in the reduced clip's IR and finds the encoding
+//! again with [`recover_packed`].
 
 use crate::error::HostError;
 use crate::ir::{ChannelKey, SkelClipIr, SkeletonIr, Transform3};
+use crate::write::skeleton::QUANTIZE_MIN_KEYS;
+use ossicle_format::skeleton::{PackedRotation, PACKED_MAX_BITS, PACKED_RANGE_ONE, PACKED_VALUE_ONE};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -791,17 +806,177 @@ pub fn reduce(
     Ok((out, stats))
 }
 
-/// How many times [`reduce_quantized`] tightens the bound before giving up on reduction.
+/// How many times the fallback of [`reduce_quantized`] tightens the bound before giving up on
+/// reduction.
 const QUANTIZED_TRIES: usize = 8;
 
-/// [`reduce`] for a clip that will be stored with [`quantize_channel`]: reduces with
-/// `opts.max_error_cm`, and while the **quantised** result ([`quantize_clip`]) exceeds that bound,
-/// reduces again with the bound tightened by 15 % (at most 8 tries, down to about a quarter of it).
-/// Returns the reduced clip (not quantised: the blob writer quantises it) and the error of its
-/// quantised version, measured by [`measure_error`] against `clip` (threshold
-/// `opts.max_error_cm`). When no try meets the bound it returns `clip` itself, unreduced, with the
-/// error of its quantised version, which may then exceed the bound (quantisation alone is too
-/// coarse for that clip): check [`ErrorStats::max`].
+/// The shares of the bound [`reduce_quantized`] tries for key removal (the rest is left to packed
+/// rotation storage); it keeps the smallest result.
+const KEY_SHARES: [f64; 3] = [0.6, 0.75, 0.9];
+
+/// The passes of the bit-width search: pass `p` allows `k + (1 − k)·p` of the bound after key removal
+/// at share `k` (as [`PASSES`], so a parent does not spend what its descendants need).
+const WIDTH_PASSES: [f64; 3] = [0.5, 0.75, 1.0];
+
+impl Reducer<'_> {
+    /// Replaces the current state (locals and models at every sampled time) by `clip`'s.
+    fn set_state(&mut self, clip: &SkelClipIr) -> Result<(), HostError> {
+        let of_bone = bind_tracks(self.skel, clip)?;
+        let (mut l, mut m) = (Vec::new(), Vec::new());
+        for (s, &t) in self.times.iter().enumerate() {
+            sample_bound(self.skel, clip, &of_bone, t, &mut l);
+            model_in_place(self.skel, &l, &mut m);
+            let at = s * self.nb..(s + 1) * self.nb;
+            self.red_local[at.clone()].copy_from_slice(&l);
+            self.red_model[at].copy_from_slice(&m);
+        }
+        Ok(())
+    }
+
+    /// Whether bone `b`'s rotation stored as `packed` (at `times`) keeps the bound; applies it
+    /// when it does.
+    fn try_packed(&mut self, b: usize, times: &[f64], packed: &PackedKeys) -> bool {
+        let keys: Vec<ChannelKey<4>> =
+            times.iter().zip(packed.values()).map(|(&time, value)| ChannelKey { time, value }).collect();
+        let all = 0..self.times.len();
+        self.try_change(b, Chan::R, all, |t| sample_channel(&keys, t, true).unwrap_or([0.0, 0.0, 0.0, 1.0]))
+    }
+}
+
+/// A rotation channel's key times, values and dropped component.
+type RotationKeys = (Vec<f64>, Vec<[f64; 4]>, u8);
+
+/// `reduced` (a reduction of `clip`) with its rotation channels stored as packed smallest-three
+/// keys ([`pack_rotation`]) at the fewest bits per component that keep every vertex within
+/// `opts.max_error_cm` of `clip` (everything else as [`storage_model`] stores it); a channel
+/// that does not fit the bound even at 16 bits is left as it is. `None` when the reduction itself
+/// is over the bound as stored.
+fn pack_rotations(
+    skel: &SkeletonIr,
+    clip: &SkelClipIr,
+    reduced: &SkelClipIr,
+    key_share: f64,
+    opts: &ReduceOptions,
+) -> Result<Option<SkelClipIr>, HostError> {
+    let of_orig = bind_tracks(skel, clip)?;
+    let of_red = bind_tracks(skel, reduced)?;
+    let mut r = Reducer::new(skel, clip, &of_orig, opts);
+    let stored = storage_model(reduced);
+    if measure_error(skel, clip, &stored, opts.vertex_distance, opts.max_error_cm)?.max > opts.max_error_cm {
+        return Ok(None);
+    }
+    r.set_state(&stored)?;
+    let channels: Vec<Option<RotationKeys>> = of_red
+        .iter()
+        .map(|ti| {
+            let track = ti.and_then(|i| reduced.tracks.get(i))?;
+            if track.rotation.is_empty() {
+                return None;
+            }
+            let values: Vec<[f64; 4]> = track.rotation.iter().map(|k| k.value).collect();
+            let dropped = packed_dropped(&values);
+            Some((track.rotation.iter().map(|k| k.time).collect(), values, dropped))
+        })
+        .collect();
+    let attempt = |r: &mut Reducer<'_>, b: usize, bits: [u8; 3]| -> Option<PackedKeys> {
+        let (times, values, dropped) = channels.get(b)?.as_ref()?;
+        let p = pack_rotation(values, *dropped, bits)?;
+        r.try_packed(b, times, &p).then_some(p)
+    };
+    // Every channel at 16 bits first (within the whole bound), so that no parent spends the
+    // budget before its descendants are stored at all. A channel that does not fit even so (its
+    // dropped component comes near 0, where reconstructing it is ill-conditioned) stays as it is:
+    // the writer stores it 16-bit quantised or raw, as the state already models.
+    r.bound_sq = opts.max_error_cm.powi(2);
+    let mut chosen: Vec<Option<PackedKeys>> = vec![None; skel.bones.len()];
+    for b in 0..skel.bones.len() {
+        if channels[b].is_some() {
+            chosen[b] = attempt(&mut r, b, [PACKED_MAX_BITS; 3]);
+        }
+    }
+    for pass in WIDTH_PASSES {
+        r.bound_sq = ((key_share + (1.0 - key_share) * pass) * opts.max_error_cm).powi(2);
+        for (b, slot) in chosen.iter_mut().enumerate() {
+            let Some(mut best) = slot.clone() else { continue };
+            // The fewest uniform bits that pass (below the widest current one), by bisection;
+            // then each component alone, one bit at a time. A passing trial is the new state.
+            let (mut lo, mut hi) = (0u8, best.params.bits.iter().copied().max().unwrap_or(0));
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                match attempt(&mut r, b, [mid; 3]) {
+                    Some(p) => {
+                        best = p;
+                        hi = mid;
+                    }
+                    None => lo = mid + 1,
+                }
+            }
+            for j in 0..3 {
+                while best.params.bits[j] > 0 {
+                    let mut bits = best.params.bits;
+                    bits[j] -= 1;
+                    match attempt(&mut r, b, bits) {
+                        Some(p) => best = p,
+                        None => break,
+                    }
+                }
+            }
+            *slot = Some(best);
+        }
+    }
+    let mut out = reduced.clone();
+    for (b, ti) in of_red.iter().enumerate() {
+        let Some(track) = ti.and_then(|i| out.tracks.get_mut(i)) else { continue };
+        if track.rotation.is_empty() {
+            continue;
+        }
+        let Some(p) = &chosen[b] else { continue };
+        for (k, v) in track.rotation.iter_mut().zip(p.values()) {
+            k.value = v;
+        }
+    }
+    Ok(Some(out))
+}
+
+/// An estimate of a clip's stored bytes with `--quantize` (records, times, values), to compare
+/// reductions.
+fn stored_bytes(clip: &SkelClipIr) -> usize {
+    let mut bytes = 0;
+    for t in &clip.tracks {
+        for n in [t.translation.len(), t.scale.len()] {
+            if n > 0 {
+                bytes += 16 + n + if n >= QUANTIZE_MIN_KEYS { 6 * n + 24 } else { 12 * n };
+            }
+        }
+        let values: Vec<[f64; 4]> = t.rotation.iter().map(|k| k.value).collect();
+        bytes += match recover_packed(&values) {
+            Some(p) => 32 + values.len() + p.params.stream_len(values.len()).unwrap_or(0),
+            None if values.is_empty() => 0,
+            None => 16 + values.len() * 9 + 32,
+        };
+    }
+    bytes
+}
+
+/// [`reduce`] for a clip that will be stored quantised (`ossicle build --quantize`): the result's
+/// error is measured on what the blob stores ([`storage_model`]: rotations as packed
+/// smallest-three keys decoded exactly as the kernel decodes them, translations and scales of
+/// [`QUANTIZE_MIN_KEYS`] keys or more 16-bit quantised), against `clip`, with threshold
+/// `opts.max_error_cm`.
+///
+/// For each share of the bound in 0.6, 0.75, 0.9 it removes keys with [`reduce`] at that share,
+/// then chooses each rotation channel's packed bit widths (bones parents first, in three passes
+/// at ½, ¾ and all of the bound: the fewest uniform bits by bisection, then each component one
+/// bit lower while it passes); every trial is checked, as in [`reduce`], at every sampled time
+/// on the bone and its descendants against the original. It returns the smallest result whose
+/// measured error is within the bound. Its rotation keys are the decoded packed values (exact
+/// multiples of 2^-30, the dropped component ≥ 0), from which the blob writer recovers the same
+/// packed encoding ([`recover_packed`]).
+///
+/// When no share works it falls back to 16-bit storage of every channel: reduces with
+/// `opts.max_error_cm`, tightened by 15 % while the [`quantize_clip`] model exceeds it (at most 8
+/// tries), else returns `clip` itself, unreduced, with the error of its quantised version, which
+/// may then exceed the bound: check [`ErrorStats::max`].
 ///
 /// Errors as [`reduce`] does.
 pub fn reduce_quantized(
@@ -809,17 +984,53 @@ pub fn reduce_quantized(
     clip: &SkelClipIr,
     opts: &ReduceOptions,
 ) -> Result<(SkelClipIr, ErrorStats), HostError> {
-    let mut bound = opts.max_error_cm;
+    let bound = opts.max_error_cm;
+    let mut best: Option<(usize, SkelClipIr, ErrorStats)> = None;
+    for share in KEY_SHARES {
+        let (r, _) = reduce(skel, clip, &ReduceOptions { max_error_cm: bound * share, ..*opts })?;
+        let Some(packed) = pack_rotations(skel, clip, &r, share, opts)? else { continue };
+        let s = measure_error(skel, clip, &storage_model(&packed), opts.vertex_distance, bound)?;
+        let size = stored_bytes(&packed);
+        if s.max <= bound && best.as_ref().is_none_or(|(b, _, _)| size < *b) {
+            best = Some((size, packed, s));
+        }
+    }
+    if let Some((_, r, s)) = best {
+        return Ok((r, s));
+    }
+    let mut tight = bound;
     for _ in 0..QUANTIZED_TRIES {
-        let (r, _) = reduce(skel, clip, &ReduceOptions { max_error_cm: bound, ..*opts })?;
-        let s = measure_error(skel, clip, &quantize_clip(&r), opts.vertex_distance, opts.max_error_cm)?;
-        if s.max <= opts.max_error_cm {
+        let (r, _) = reduce(skel, clip, &ReduceOptions { max_error_cm: tight, ..*opts })?;
+        let s = measure_error(skel, clip, &quantize_clip(&r), opts.vertex_distance, bound)?;
+        if s.max <= bound {
             return Ok((r, s));
         }
-        bound *= 0.85;
+        tight *= 0.85;
     }
-    let s = measure_error(skel, clip, &quantize_clip(clip), opts.vertex_distance, opts.max_error_cm)?;
+    let s = measure_error(skel, clip, &quantize_clip(clip), opts.vertex_distance, bound)?;
     Ok((clip.clone(), s))
+}
+
+/// What `ossicle build --quantize` stores for `clip`, as values: a rotation channel whose keys
+/// are packed values ([`recover_packed`] finds their encoding) as it is, every other channel of
+/// [`QUANTIZE_MIN_KEYS`] keys or more through [`quantize_channel`] (the 16-bit model), shorter
+/// channels as they are (stored raw).
+pub fn storage_model(clip: &SkelClipIr) -> SkelClipIr {
+    fn model<const N: usize>(keys: &mut Vec<ChannelKey<N>>) {
+        if keys.len() >= QUANTIZE_MIN_KEYS {
+            *keys = quantize_keys(keys);
+        }
+    }
+    let mut out = clip.clone();
+    for t in &mut out.tracks {
+        model(&mut t.translation);
+        model(&mut t.scale);
+        let values: Vec<[f64; 4]> = t.rotation.iter().map(|k| k.value).collect();
+        if recover_packed(&values).is_none() {
+            model(&mut t.rotation);
+        }
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -912,4 +1123,212 @@ pub fn quantize_clip(clip: &SkelClipIr) -> SkelClipIr {
         t.scale = quantize_keys(&t.scale);
     }
     out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packed rotations
+
+/// A rotation channel as packed smallest-three keys (format version 6,
+/// `ossicle_format::skeleton::PackedRotation`): the parameters and each key's quantised stored
+/// components.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackedKeys {
+    /// Dropped component, bit widths, ranges.
+    pub params: PackedRotation,
+    /// Per key, the quantised stored components.
+    pub q: Vec<[u32; 3]>,
+}
+
+impl PackedKeys {
+    /// Every key decoded exactly as the kernel decodes it (`PackedRotation::decode`, units of
+    /// 2^-30), as `f64` (exact).
+    pub fn values(&self) -> Vec<[f64; 4]> {
+        let one = PACKED_VALUE_ONE as f64;
+        self.q.iter().map(|&q| self.params.decode(q).map(|v| f64::from(v) / one)).collect()
+    }
+
+    /// The keys' bit stream (key `k` at bits `k·K ..`, component 0 lowest).
+    pub fn stream(&self) -> Vec<u8> {
+        let n = self.q.len();
+        let mut out = vec![0u8; self.params.stream_len(n).unwrap_or(0)];
+        let mut at = 0usize;
+        for q in &self.q {
+            for (&v, &b) in q.iter().zip(&self.params.bits) {
+                for i in 0..usize::from(b) {
+                    if v >> i & 1 == 1 {
+                        out[(at + i) / 8] |= 1 << ((at + i) % 8);
+                    }
+                }
+                at += usize::from(b);
+            }
+        }
+        out
+    }
+}
+
+/// The stored components' indices for dropped component `d`.
+fn stored_of(d: u8) -> [usize; 3] {
+    match d {
+        0 => [1, 2, 3],
+        1 => [0, 2, 3],
+        2 => [0, 1, 3],
+        _ => [0, 1, 2],
+    }
+}
+
+/// The component to drop from a rotation channel: the one whose smallest magnitude over the keys
+/// is largest (the first of equals), so the reconstructed one is never small.
+pub fn packed_dropped(values: &[[f64; 4]]) -> u8 {
+    let mut best = (3u8, f64::NEG_INFINITY);
+    for i in 0..4u8 {
+        let m = values.iter().map(|v| v[usize::from(i)].abs()).fold(f64::INFINITY, f64::min);
+        if m > best.1 {
+            best = (i, m);
+        }
+    }
+    best.0
+}
+
+/// The quantised value of `x` (units of 2^-30) for component `j` of `p`: the `q` whose decoded
+/// value is nearest.
+fn nearest_q(p: &PackedRotation, j: usize, x: f64) -> u32 {
+    let bits = p.bits[j];
+    if bits == 0 {
+        return 0;
+    }
+    let d = (1u64 << bits) - 1;
+    let base = f64::from(p.min[j]) * f64::from(PACKED_RANGE_ONE);
+    let ext = f64::from(p.extent[j]) * f64::from(PACKED_RANGE_ONE);
+    let guess = if ext > 0.0 { ((x - base) / ext * d as f64).round().clamp(0.0, d as f64) as u32 } else { 0 };
+    [guess.saturating_sub(1), guess, (guess + 1).min(d as u32)]
+        .into_iter()
+        .min_by(|&a, &b| (p.component(j, a) as f64 - x).abs().total_cmp(&(p.component(j, b) as f64 - x).abs()))
+        .unwrap_or(guess)
+}
+
+/// A rotation channel packed with dropped component `dropped` and `bits` per stored component:
+/// each key negated when its dropped component is negative (the same rotation), each stored
+/// component's range the smallest of whole 2^-15 units holding its values (a 0-bit component is
+/// the unit nearest its mid-range), each value the nearest decodable one. `None` when a range does
+/// not fit the parameters, or when the decoded keys would not give back these parameters under
+/// [`recover_packed`] (the writer's recovery), so a caller can try other widths.
+pub fn pack_rotation(values: &[[f64; 4]], dropped: u8, bits: [u8; 3]) -> Option<PackedKeys> {
+    let d = usize::from(dropped & 3);
+    let one = PACKED_VALUE_ONE as f64;
+    let unit = f64::from(PACKED_RANGE_ONE);
+    let aligned: Vec<[f64; 4]> =
+        values.iter().map(|v| if v[d] < 0.0 { v.map(|x| -x * one) } else { v.map(|x| x * one) }).collect();
+    let stored = stored_of(dropped);
+    let mut p = PackedRotation { dropped: dropped & 3, bits, ..PackedRotation::default() };
+    for (j, &i) in stored.iter().enumerate() {
+        let lo = aligned.iter().map(|v| v[i]).fold(f64::INFINITY, f64::min) / unit;
+        let hi = aligned.iter().map(|v| v[i]).fold(f64::NEG_INFINITY, f64::max) / unit;
+        // `lo`, `hi` in units of 2^-15.
+        let (min, ext) =
+            if bits[j] == 0 { (((lo + hi) / 2.0).round(), 0.0) } else { (lo.floor(), hi.ceil() - lo.floor()) };
+        if !(-32768.0..=32767.0).contains(&min) || !(0.0..=65535.0).contains(&ext) || min + ext > unit {
+            return None;
+        }
+        p.min[j] = min as i16;
+        p.extent[j] = ext as u16;
+    }
+    p.check().ok()?;
+    let mut q: Vec<[u32; 3]> = aligned.iter().map(|v| [0, 1, 2].map(|j| nearest_q(&p, j, v[stored[j]]))).collect();
+    // Keep the range recoverable: the key with the smallest value decodes below the next unit up,
+    // the largest above the unit below the top.
+    for (j, &i) in stored.iter().enumerate() {
+        if bits[j] == 0 {
+            continue;
+        }
+        let top = (1u32 << bits[j]) - 1;
+        let (lo_unit, hi_unit) = (i64::from(p.min[j]), i64::from(p.min[j]) + i64::from(p.extent[j]));
+        let unit_i = i64::from(PACKED_RANGE_ONE);
+        let argmin = (0..aligned.len()).min_by(|&a, &b| aligned[a][i].total_cmp(&aligned[b][i]));
+        let argmax = (0..aligned.len()).max_by(|&a, &b| aligned[a][i].total_cmp(&aligned[b][i]));
+        if let Some(k) = argmin {
+            while q[k][j] > 0 && p.component(j, q[k][j]) >= (lo_unit + 1) * unit_i {
+                q[k][j] -= 1;
+            }
+        }
+        if let Some(k) = argmax {
+            while q[k][j] < top && p.component(j, q[k][j]) <= (hi_unit - 1) * unit_i {
+                q[k][j] += 1;
+            }
+        }
+    }
+    let packed = PackedKeys { params: p, q };
+    recover_packed(&packed.values())?;
+    Some(packed)
+}
+
+/// Finds the packed encoding whose decoded keys are exactly `values` (as [`PackedKeys::values`]
+/// gives them: multiples of 2^-30, the dropped component ≥ 0), with the fewest bits per key;
+/// `None` when there is none. Each stored component's range is the smallest of whole 2^-15 units
+/// holding its values, its width the fewest bits that reproduce them. This is how the blob writer
+/// recognises a channel [`reduce_quantized`] packed.
+pub fn recover_packed(values: &[[f64; 4]]) -> Option<PackedKeys> {
+    if values.is_empty() {
+        return None;
+    }
+    let one = PACKED_VALUE_ONE as f64;
+    let mut ints: Vec<[i64; 4]> = Vec::with_capacity(values.len());
+    for v in values {
+        let mut out = [0i64; 4];
+        for (o, &x) in out.iter_mut().zip(v) {
+            let s = x * one;
+            if s.fract() != 0.0 || s.abs() > one {
+                return None;
+            }
+            *o = s as i64;
+        }
+        ints.push(out);
+    }
+    let unit = i64::from(PACKED_RANGE_ONE);
+    let mut best: Option<PackedKeys> = None;
+    'drop: for dropped in 0..4u8 {
+        let d = usize::from(dropped);
+        if ints.iter().any(|v| v[d] < 0) {
+            continue;
+        }
+        let stored = stored_of(dropped);
+        let mut p = PackedRotation { dropped, ..PackedRotation::default() };
+        let mut q = vec![[0u32; 3]; ints.len()];
+        for (j, &i) in stored.iter().enumerate() {
+            let lo = ints.iter().map(|v| v[i]).min().unwrap_or(0);
+            let hi = ints.iter().map(|v| v[i]).max().unwrap_or(0);
+            if lo == hi && lo.rem_euclid(unit) == 0 {
+                let Ok(min) = i16::try_from(lo.div_euclid(unit)) else { continue 'drop };
+                p.min[j] = min;
+                continue;
+            }
+            let (min, max) = (lo.div_euclid(unit), (hi + unit - 1).div_euclid(unit));
+            let (Ok(min), Ok(ext)) = (i16::try_from(min), u16::try_from(max - min)) else { continue 'drop };
+            p.min[j] = min;
+            p.extent[j] = ext;
+            let mut found = false;
+            for bits in 1..=PACKED_MAX_BITS {
+                p.bits[j] = bits;
+                if ints.iter().zip(q.iter_mut()).all(|(v, qk)| {
+                    qk[j] = nearest_q(&p, j, v[i] as f64);
+                    p.component(j, qk[j]) == v[i]
+                }) {
+                    found = true;
+                    break;
+                }
+            }
+            if !found {
+                continue 'drop;
+            }
+        }
+        if p.check().is_err() {
+            continue;
+        }
+        if !ints.iter().zip(&q).all(|(v, &qk)| p.decode(qk).iter().zip(v).all(|(&a, &b)| i64::from(a) == b)) {
+            continue;
+        }
+        if best.as_ref().is_none_or(|b| p.key_bits() < b.params.key_bits()) {
+            best = Some(PackedKeys { params: p, q });
+        }
+    }
+    best
 }

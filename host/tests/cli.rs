@@ -148,7 +148,7 @@ fn inspect_refuses_corrupt_blobs() {
     bytes[4] = 7;
     std::fs::write(&bad, &bytes).unwrap();
     let o = ossicle(&["inspect", bad.to_str().unwrap()]);
-    assert_fails(&o, &["bad.osb:byte 4:", "version 7", "versions 1 to 5"]);
+    assert_fails(&o, &["bad.osb:byte 4:", "version 7", "versions 1 to 6"]);
     std::fs::write(&bad, b"hello").unwrap();
     let o = ossicle(&["inspect", bad.to_str().unwrap()]);
     assert_fails(&o, &["bad.osb:", "shorter than the 16-byte header"]);

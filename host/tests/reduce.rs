@@ -8,8 +8,8 @@
 
 use ossicle_host::ir::{BoneIr, BoneTrackIr, ChannelKey, Origin, SkelClipIr, SkeletonIr, Transform3};
 use ossicle_host::reduce::{
-    compose, key_count, local_to_model, measure_error, quantize_channel, quantize_clip, reduce, reduce_quantized,
-    sample_local, sample_times, ErrorStats, ReduceOptions,
+    compose, key_count, local_to_model, measure_error, pack_rotation, packed_dropped, quantize_channel, quantize_clip,
+    recover_packed, reduce, reduce_quantized, sample_local, sample_times, storage_model, ErrorStats, ReduceOptions,
 };
 use ossicle_host::sources::eva;
 use std::path::Path;
@@ -492,6 +492,51 @@ fn quantised_clip_error_is_measured_with_the_kernel_normalisation() {
     }
 }
 
+#[test]
+fn packed_rotations_follow_the_layout_and_are_recovered_exactly() {
+    // 0..90° about Z, 11 keys: x = y = 0, z in [0, sin 45°], w in [cos 45°, 1]; w is dropped
+    // (its smallest magnitude, 0.7071, is the largest), and half of the keys are negated first
+    // (the same rotations): packing makes every w positive again.
+    let values: Vec<[f64; 4]> = (0..=10)
+        .map(|i| {
+            let q = rot_z(i as f64 / 10.0 * std::f64::consts::FRAC_PI_2);
+            if i % 2 == 1 {
+                q.map(|x| -x)
+            } else {
+                q
+            }
+        })
+        .collect();
+    assert_eq!(packed_dropped(&values), 3);
+    for bits in [2u8, 8, 16] {
+        let p = pack_rotation(&values, 3, [bits, bits, bits]).expect("packs");
+        assert_eq!((p.params.dropped, p.params.bits), (3, [bits; 3]));
+        // x, y: the range [0, 0]; z: whole 2^-15 units around [0, sin 45°] = [0, 23171].
+        assert_eq!((p.params.min, p.params.extent), ([0, 0, 0], [0, 0, 23171]));
+        let step = 23171.0 / 32768.0 / f64::from((1u32 << bits) - 1);
+        for (v, d) in values.iter().zip(p.values()) {
+            let s = if v[3] < 0.0 { -1.0 } else { 1.0 };
+            assert_eq!((d[0], d[1]), (0.0, 0.0));
+            // The nearest step, or one more where the range must stay recoverable.
+            assert!((d[2] - s * v[2]).abs() <= 1.5 * step + 1e-9, "{bits}: {d:?} vs {v:?}");
+            // w = √(1 − z²) to 2^-30.
+            assert!((d[3] - (1.0 - d[2] * d[2]).sqrt()).abs() <= 2.0 / 1073741824.0, "{d:?}");
+            assert!(d[3] > 0.0);
+        }
+        // The writer finds an encoding that decodes to exactly these values, no wider.
+        let back = recover_packed(&p.values()).expect("recovered");
+        assert_eq!(back.values(), p.values());
+        assert!(back.params.key_bits() <= usize::from(bits), "{:?}", back.params);
+    }
+    // Values off the 2^-30 grid, or empty, are not packed values; the identity is, in 0 bits.
+    assert!(recover_packed(&[[0.0, 0.0, 0.1234567, 0.99]]).is_none());
+    assert!(recover_packed(&[]).is_none());
+    let id = recover_packed(&[[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0]]).expect("identity");
+    // Dropping x, y or z would store w = 1.0, past an i16 minimum (32767 units): w is dropped.
+    assert_eq!((id.params.dropped, id.params.key_bits()), (3, 0));
+    assert_eq!(id.values(), vec![[0.0, 0.0, 0.0, 1.0]; 2]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The Mixamo fixtures
 
@@ -543,8 +588,13 @@ fn check_fixture(name: &str) -> Option<(usize, usize, ErrorStats)> {
     // Reduced for quantised storage: the quantised result meets the bound too.
     let (rq, sq) = reduce_quantized(&sk, &c, &opts).unwrap();
     assert!(sq.max <= 0.01, "{name}: {sq:?}");
-    assert_eq!(measure_error(&sk, &c, &quantize_clip(&rq), D, 0.01).unwrap(), sq);
+    assert_eq!(measure_error(&sk, &c, &storage_model(&rq), D, 0.01).unwrap(), sq);
     assert!(key_count(&rq) * 2 < before);
+    // Every rotation channel is stored packed (the writer recovers the encoding).
+    for t in &rq.tracks {
+        let values: Vec<[f64; 4]> = t.rotation.iter().map(|k| k.value).collect();
+        assert!(values.is_empty() || recover_packed(&values).is_some(), "{name} {}", t.bone);
+    }
     Some((before, after, s))
 }
 

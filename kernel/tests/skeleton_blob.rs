@@ -14,8 +14,8 @@ use ossicle::skeleton::{
 };
 use ossicle::{Scalar, Q16};
 use ossicle_format::skeleton::{
-    pack_channels, ChannelRecord, SkelClipBody, SkeletonBody, CHANNEL_INDEXED_TIMES, CLIP_FLAG_WIDE_INDEX,
-    INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP,
+    pack_channels, ChannelRecord, PackedRotation, SkelClipBody, SkeletonBody, CHANNEL_INDEXED_TIMES,
+    CHANNEL_PACKED_ROTATION, CLIP_FLAG_WIDE_INDEX, INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP,
 };
 use ossicle_format::BlobWriter;
 
@@ -32,6 +32,9 @@ struct Ch {
     values: Vec<f64>,
     tangents: Vec<f64>,
     quant: Option<Quant>,
+    /// Packed smallest-three rotation storage (format version 6): parameters and per key the
+    /// quantised stored components.
+    packed: Option<(PackedRotation, Vec<[u32; 3]>)>,
 }
 
 /// Quantised storage: the u16 values, and per component (min, extent).
@@ -48,6 +51,56 @@ fn dequant<S: Scalar>(min: S, extent: S, q: u16) -> S {
         let (m, e) = (i64::from(min.to_q16_bits()), i64::from(extent.to_q16_bits()));
         S::from_q16_bits((m + (i64::from(q) * e + 32767) / 65535) as i32)
     }
+}
+
+/// What a packed rotation key must decode to, computed here from the layout's description: stored
+/// component `min·2^15 + (extent·2^15·q + D div 2) div D` (D = 2^b − 1; `min·2^15` for 0 bits),
+/// the dropped one `⌊√(2^60 − Σ v²)⌋` (f64 square root, corrected to the exact floor with
+/// integer squares), then the scalar: f32 `v / 2^30` rounded once, Q16.16 `(v + 2^13) >> 14`.
+fn unpack<S: Scalar>(p: &PackedRotation, q: [u32; 3]) -> [S; 4] {
+    let mut stored = [0i64; 3];
+    for j in 0..3 {
+        let (b, min, ext) = (p.bits[j], i64::from(p.min[j]), i64::from(p.extent[j]));
+        stored[j] = if b == 0 {
+            min * 32768
+        } else {
+            let d = (1i64 << b) - 1;
+            min * 32768 + (ext * 32768 * i64::from(q[j]) + d / 2) / d
+        };
+    }
+    let rest = (1i128 << 60) - stored.iter().map(|&v| i128::from(v) * i128::from(v)).sum::<i128>();
+    let mut root = if rest > 0 { (rest as f64).sqrt() as i128 } else { 0 };
+    while root > 0 && root * root > rest {
+        root -= 1;
+    }
+    while rest > 0 && (root + 1) * (root + 1) <= rest {
+        root += 1;
+    }
+    let mut out = [0i64; 4];
+    let mut it = stored.iter();
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = if i == usize::from(p.dropped) { root as i64 } else { *it.next().unwrap() };
+    }
+    out.map(|v| {
+        if S::ENCODING == ossicle_format::ScalarEncoding::F32 {
+            S::from_f32((v as f64 / 1073741824.0) as f32)
+        } else {
+            S::from_q16_bits(((v + 8192) >> 14) as i32)
+        }
+    })
+}
+
+/// The bit stream of packed keys: key k at bit k·K, its components from the lowest bits.
+fn pack_stream(p: &PackedRotation, keys: &[[u32; 3]]) -> Vec<u8> {
+    let mut bits: Vec<bool> = Vec::new();
+    for q in keys {
+        for (&v, &b) in q.iter().zip(&p.bits) {
+            for i in 0..b {
+                bits.push(v >> i & 1 == 1);
+            }
+        }
+    }
+    bits.chunks(8).map(|c| c.iter().enumerate().map(|(i, &b)| u8::from(b) << i).sum()).collect()
 }
 
 struct Built<S> {
@@ -93,7 +146,7 @@ fn build<S: Scalar>(
     let mut records: Vec<[u32; 4]> = Vec::new();
     let mut pending: Vec<(usize, Vec<f64>)> = Vec::new();
     let mut data: Vec<u32> = Vec::new();
-    let mut quant: Vec<u16> = Vec::new();
+    let mut quant: Vec<u8> = Vec::new();
     let mut expected = Vec::new();
     for bone in channels {
         let mut exp: [Expected<S>; 3] = [None, None, None];
@@ -120,6 +173,17 @@ fn build<S: Scalar>(
             let times: Vec<S> = ch.times.iter().map(|&t| S::from_f64(t)).collect();
             let tangents: Vec<S> = ch.tangents.iter().map(|&t| S::from_f64(t)).collect();
             let (values_at, extra, values) = match &ch.quant {
+                None if ch.packed.is_some() => {
+                    let (params, keys) = ch.packed.as_ref().unwrap();
+                    let extra = quant.len() as u32;
+                    quant.extend(params.to_bytes());
+                    let at = quant.len() as u32;
+                    quant.extend(pack_stream(params, keys));
+                    if quant.len() % 2 == 1 {
+                        quant.push(0);
+                    }
+                    (at, extra, keys.iter().flat_map(|&q| unpack::<S>(params, q)).collect())
+                }
                 None => {
                     let at = data.len() as u32;
                     data.extend(ch.values.iter().map(|&v| word(v)));
@@ -131,8 +195,8 @@ fn build<S: Scalar>(
                     )
                 }
                 Some((qs, ranges)) => {
-                    let at = quant.len() as u32;
-                    quant.extend(qs);
+                    let at = (quant.len() / 2) as u32;
+                    quant.extend(qs.iter().flat_map(|q| q.to_le_bytes()));
                     let extra = data.len() as u32;
                     data.extend(ranges.iter().map(|r| word(r.0)));
                     data.extend(ranges.iter().map(|r| word(r.1)));
@@ -156,8 +220,9 @@ fn build<S: Scalar>(
             if ch.interp == INTERP_HERMITE {
                 data.extend(ch.tangents.iter().map(|&v| word(v)));
             }
+            let packed = if ch.packed.is_some() { CHANNEL_PACKED_ROTATION } else { 0 };
             records.push([
-                ChannelRecord::make_info(n as u32, ch.interp, ch.quant.is_some()),
+                ChannelRecord::make_info(n as u32, ch.interp, ch.quant.is_some()) | packed,
                 times_at,
                 values_at,
                 extra,
@@ -197,7 +262,6 @@ fn build<S: Scalar>(
     }
     let table_words: Vec<u32> = table.iter().map(|&t| word(t)).collect();
     let (entries, rec_bytes) = pack_channels(&records);
-    let qbytes: Vec<u8> = quant.iter().flat_map(|q| q.to_le_bytes()).collect();
     let (data_bytes, ev_bytes, table_bytes) = (le(&data), le(&event_words), le(&table_words));
     w.add_skel_clip(&SkelClipBody {
         name: walk,
@@ -209,7 +273,7 @@ fn build<S: Scalar>(
         bones: &entries,
         channels: &rec_bytes,
         data: &data_bytes,
-        quant: &qbytes,
+        quant: &quant,
         times: &table_bytes,
         time_index: &index,
         events: &ev_bytes,
@@ -219,7 +283,14 @@ fn build<S: Scalar>(
 }
 
 fn raw(interp: u32, times: &[f64], values: &[f64], tangents: &[f64]) -> Option<Ch> {
-    Some(Ch { interp, times: times.to_vec(), values: values.to_vec(), tangents: tangents.to_vec(), quant: None })
+    Some(Ch {
+        interp,
+        times: times.to_vec(),
+        values: values.to_vec(),
+        tangents: tangents.to_vec(),
+        quant: None,
+        packed: None,
+    })
 }
 
 /// Every channel and event of `blob` equals `slice`'s, value for value.
@@ -251,6 +322,19 @@ fn same<S: Scalar>(a: impl Scalars<S>, b: &[S]) {
     let got: Vec<S> = (0..a.len()).map(|i| a.get(i)).collect();
     assert_eq!(got, b);
     assert_eq!(a.get(a.len()), S::ZERO, "zero past the end");
+    // get4: every run (whole, partial at the end, past the end) is `count` gets, zero after.
+    for first in 0..a.len() + 2 {
+        for count in 0..=5 {
+            let want: [S; 4] = core::array::from_fn(|c| {
+                if c < count.min(4) {
+                    b.get(first + c).copied().unwrap_or(S::ZERO)
+                } else {
+                    S::ZERO
+                }
+            });
+            assert_eq!(a.get4(first, count), want, "get4({first}, {count})");
+        }
+    }
 }
 
 fn slice_parts<S: Scalar>(b: &Built<S>) -> Vec<[Option<ChannelData<&[S]>>; 3]> {
@@ -288,6 +372,18 @@ fn clip_3d<S: Scalar>(mode: Times) -> Built<S> {
             vec![0, 0, 0, 65535, 0, 0, 65535, 0, 0, 0, 32768, 40000],
             vec![(0.0, 0.0), (0.0, 0.0), (0.0, 0.6), (0.8, 0.2)],
         )),
+        packed: None,
+    });
+    // Packed: drop x; y 0 bits at 0.25, z 5 bits over [-0.5, 0.25], w 11 bits over [0.5, 1.0]
+    // (keys straddle bytes: 16 bits each, starting at bit 0, 16, 32, 48).
+    let packed = PackedRotation { dropped: 0, bits: [0, 5, 11], min: [8192, -16384, 16384], extent: [0, 24576, 16384] };
+    let rot_p = Some(Ch {
+        interp: INTERP_LINEAR,
+        times: vec![0.0, 0.5, 1.5, 2.0],
+        values: vec![],
+        tangents: vec![],
+        quant: None,
+        packed: Some((packed, vec![[0, 31, 2047], [0, 0, 0], [0, 17, 1000], [0, 30, 1]])),
     });
     let channels = vec![
         [raw(INTERP_LINEAR, &[0.0, 0.5, 2.0], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, -7.5, 8.25, 9.0], &[]), rot_q, None],
@@ -301,7 +397,7 @@ fn clip_3d<S: Scalar>(mode: Times) -> Built<S> {
                 &[0.0, 0.0, 0.0, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.0, 0.0, 0.0],
             ),
         ],
-        [None, None, None],
+        [None, rot_p, None],
     ];
     build::<S>(Dimension::D3, &bones, channels, &[(0.0, "start"), (1.0, "step"), (1.0, "step"), (2.0, "end")], mode)
 }
@@ -312,7 +408,7 @@ fn blob_3d_equals_slice<S: Scalar>() {
         let asset = Asset::load(&b.bytes).unwrap();
         let clip = asset.skel_clip_named("walk").unwrap();
         let table = clip.section().time_table().len();
-        assert_eq!(table, if mode == Times::Index8 { 6 } else { 306 }, "{mode:?}");
+        assert_eq!(table, if mode == Times::Index8 { 7 } else { 307 }, "{mode:?}");
         assert_eq!(clip.section().wide_index(), mode == Times::Index16);
         let parts = slice_parts(&b);
         let tracks: Vec<SliceTrack<'_, S>> = parts.iter().map(|c| SliceTrack { channels: *c }).collect();
@@ -333,6 +429,19 @@ fn blob_3d_equals_slice<S: Scalar>() {
     assert_same_clip::<S, Transform3<S>>(&clip, &slice);
     let rot = SkelClipSource::<S>::channel(&clip, 0, ChannelKind::Rotation).unwrap();
     assert!(rot.values.is_quantized() && !rot.times.is_quantized());
+    // Packed key 0, by hand: y = 8192 units = 0.25, z = −0.5 + 0.75 · 31/31 = 0.25, w = 0.5 + 0.5 ·
+    // 2047/2047 = 1; x = √max(0, 1 − 1.125) = 0. Key 1 (all q 0): y 0.25, z −0.5, w 0.5,
+    // x = √(1 − 0.0625 − 0.25 − 0.25) = √0.4375 (f32 of ⌊√0.4375 · 2^30⌋ / 2^30).
+    let sv = |v: f64| S::from_f64(v);
+    let packed = SkelClipSource::<S>::channel(&clip, 2, ChannelKind::Rotation).unwrap();
+    assert!(packed.values.is_quantized());
+    assert_eq!(packed.values.get4(0, 4), [S::ZERO, sv(0.25), sv(0.25), S::ONE]);
+    let x1 = packed.values.get(4).to_f64();
+    assert!(
+        (x1 - 0.4375f64.sqrt()).abs()
+            <= if S::ENCODING == ossicle_format::ScalarEncoding::F32 { 1e-7 } else { 1.0 / 65536.0 }
+    );
+    assert_eq!(&packed.values.get4(4, 4)[1..], &[sv(0.25), sv(-0.5), sv(0.5)]);
 
     // The skeleton equals a SliceSkeleton of the same parents, rest poses, lods and names.
     let skel = asset.skeleton_of(&clip).unwrap();
@@ -380,6 +489,7 @@ fn clip_2d<S: Scalar>(mode: Times) -> Built<S> {
         values: vec![],
         tangents: vec![1.0, -1.0, 0.0, 0.0, 0.0, 0.0, 2.0, 2.0],
         quant: Some((vec![0, 65535, 65535, 12345], vec![(-4.0, 8.0), (-1.0, 3.0)])),
+        packed: None,
     });
     let channels = vec![[move_q, None, None], [None, angle, raw(INTERP_STEP, &[0.5], &[1.0, 3.0], &[])]];
     build::<S>(Dimension::D2, &bones, channels, &[], mode)

@@ -23,16 +23,24 @@
 //! smaller raw). The quantised value of each component is the u16 whose decoded value (the
 //! format's `dequantize`, bit for bit what the kernel reads) is nearest the source value.
 //!
+//! With [`SkelOptions::quantize`], a rotation channel whose keys are exactly the decoded values of
+//! a packed smallest-three encoding (format version 6; what
+//! [`reduce_quantized`](crate::reduce::reduce_quantized) produces, having chosen the bit widths
+//! against the error bound) is stored packed: [`recover_packed`] finds that encoding (the fewest
+//! bits per key that give back exactly these values), unless it is not smaller than raw words
+//! (one key, 0 bits: 16 bytes either way). Other rotation channels are stored as above.
+//!
 //! A value that the encoding cannot hold (non-finite, or outside Q16.16's `[-32768, 32767.99998]`)
 //! fails the build naming the file, the clip or skeleton, the bone, the channel and the key.
 
 use crate::error::HostError;
 use crate::ir::{ChannelInterp, KeyTangents, SkelClipIr, SkeletonIr};
+use crate::reduce::recover_packed;
 use crate::sources::evac;
 use ossicle_format::skeleton::{
-    dequantize, pack_channels, ChannelRecord, Dimension, SkelClipBody, SkeletonBody, CHANNEL_INDEXED_TIMES,
-    CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN, INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP, MAX_BONES,
-    MAX_CHANNEL_KEYS, NO_PARENT,
+    dequantize, pack_channels, packed_word, ChannelRecord, Dimension, SkelClipBody, SkeletonBody,
+    CHANNEL_INDEXED_TIMES, CHANNEL_PACKED_ROTATION, CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN,
+    INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP, MAX_BONES, MAX_CHANNEL_KEYS, NO_PARENT, PACKED_ROTATION_PARAMS_LEN,
 };
 use ossicle_format::{BlobWriter, ScalarEncoding};
 use std::collections::HashMap;
@@ -180,7 +188,8 @@ pub fn encode_skel_clip(
     let bone_count = sk.bones.len();
     let mut records = vec![[0u32; 4]; bone_count * 3];
     let mut data: Vec<u32> = Vec::new();
-    let mut quant: Vec<u16> = Vec::new();
+    // u16 LE quantised values (at even offsets), packed rotation parameters and bit streams.
+    let mut quant: Vec<u8> = Vec::new();
     // Per record (index into `records`), its time words; placed once every channel is known.
     let mut channel_times: Vec<(usize, Vec<u32>)> = Vec::new();
     let mut report = SkelClipReport {
@@ -277,15 +286,37 @@ pub fn encode_skel_clip(
                 }
                 _ => Vec::new(),
             };
-            // Only linear channels are quantised (tangents and steps stay exact).
-            let quantised = if quantize && n >= QUANTIZE_MIN_KEYS && interp == ChannelInterp::Linear {
+            // Only linear channels are quantised or packed (tangents and steps stay exact).
+            let packed = if quantize && c == 1 && width == 4 && interp == ChannelInterp::Linear {
+                let values: Vec<[f64; 4]> = keys.values.iter().map(|v| [v[0], v[1], v[2], v[3]]).collect();
+                recover_packed(&values)
+                    .filter(|p| PACKED_ROTATION_PARAMS_LEN + p.params.stream_len(n).unwrap_or(usize::MAX) < 16 * n)
+            } else {
+                None
+            };
+            let quantised = if packed.is_none() && quantize && n >= QUANTIZE_MIN_KEYS && interp == ChannelInterp::Linear
+            {
                 quantise(encoding, &keys.values, width)
             } else {
                 None
             };
-            let (info, values_at, extra, decoded): (u32, u32, u32, Vec<u32>) = match quantised {
-                Some((ranges, qs)) => {
+            let (info, values_at, extra, decoded): (u32, u32, u32, Vec<u32>) = match (packed, quantised) {
+                (Some(p), _) => {
+                    let extra = quant.len() as u32;
+                    quant.extend(p.params.to_bytes());
                     let values_at = quant.len() as u32;
+                    quant.extend(p.stream());
+                    if quant.len() % 2 == 1 {
+                        quant.push(0);
+                    }
+                    let decoded =
+                        p.q.iter().flat_map(|&q| p.params.decode(q)).map(|v| packed_word(encoding, v)).collect();
+                    report.quantized_channels += 1;
+                    let info = ChannelRecord::make_info(n as u32, INTERP_LINEAR, false) | CHANNEL_PACKED_ROTATION;
+                    (info, values_at, extra, decoded)
+                }
+                (None, Some((ranges, qs))) => {
+                    let values_at = (quant.len() / 2) as u32;
                     let extra = data.len() as u32;
                     data.extend(ranges.iter().map(|r| r.0));
                     data.extend(ranges.iter().map(|r| r.1));
@@ -294,11 +325,11 @@ pub fn encode_skel_clip(
                         .enumerate()
                         .map(|(i, &q)| dequantize(encoding, ranges[i % width].0, ranges[i % width].1, q))
                         .collect();
-                    quant.extend(qs);
+                    quant.extend(qs.iter().flat_map(|q| q.to_le_bytes()));
                     report.quantized_channels += 1;
                     (ChannelRecord::make_info(n as u32, INTERP_LINEAR, true), values_at, extra, decoded)
                 }
-                None => {
+                (None, None) => {
                     let at = data.len() as u32;
                     data.extend(&raw);
                     let extra = if tangent_words.is_empty() { 0 } else { data.len() as u32 };
@@ -317,7 +348,6 @@ pub fn encode_skel_clip(
     let events = encode_events(clip, w, encoding, &err)?;
     let times = place_times(encoding, &channel_times, &mut records, &mut data);
     let (bones, channels) = pack_channels(&records);
-    let qbytes: Vec<u8> = quant.iter().flat_map(|q| q.to_le_bytes()).collect();
     let data = le(&data);
     let flags = if clip.looping { CLIP_FLAG_LOOP } else { 0 } | if times.wide { CLIP_FLAG_WIDE_INDEX } else { 0 };
     let body = SkelClipBody {
@@ -330,7 +360,7 @@ pub fn encode_skel_clip(
         bones: &bones,
         channels: &channels,
         data: &data,
-        quant: &qbytes,
+        quant: &quant,
         times: &times.table,
         time_index: &times.index,
         events: &events,

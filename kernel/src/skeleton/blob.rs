@@ -45,7 +45,9 @@
 use core::marker::PhantomData;
 
 pub use ossicle_format::skeleton::Dimension;
-use ossicle_format::skeleton::{dequantize, SkelClipSection, SkeletonSection, INTERP_HERMITE, INTERP_STEP};
+use ossicle_format::skeleton::{
+    dequantize, packed_word, PackedRotation, SkelClipSection, SkeletonSection, INTERP_HERMITE, INTERP_STEP,
+};
 use ossicle_format::{ScalarEncoding, WordView};
 
 use super::source::{ChannelData, ChannelKind, ClipEvent, Interpolation, Scalars, SkelClipSource, SkeletonSource};
@@ -204,8 +206,11 @@ impl<S: Scalar> SkeletonSource<S, Transform2<S>> for BlobSkeleton<'_> {
 enum Repr<'a> {
     /// Scalar words.
     Raw(WordView<'a>),
-    /// u16 LE values; component `i % width` decodes with `min[j]`, `extent[j]`.
-    Quant { bytes: &'a [u8], width: usize, min: [u32; 4], extent: [u32; 4] },
+    /// u16 LE values; component `j = i % width` decodes with range words `j` (min) and
+    /// `width + j` (extent) of `ranges`.
+    Quant { bytes: &'a [u8], width: usize, ranges: WordView<'a> },
+    /// Packed smallest-three rotation keys (four scalars per key).
+    Packed { stream: &'a [u8], keys: usize, params: PackedRotation },
     /// u8 indices into a table of scalar words.
     Index8 { index: &'a [u8], table: WordView<'a> },
     /// u16 LE indices into a table of scalar words.
@@ -214,8 +219,10 @@ enum Repr<'a> {
 
 /// The scalars of one channel's times, values or tangents in a blob: raw words decoded with
 /// [`Scalar::from_blob_bits`], or 16-bit quantised values decoded as `min + extent × q / 65535`
-/// with their component's range (`ossicle_format::skeleton::dequantize`), or (times) 8- or 16-bit
-/// indices into the clip's table of time words. A `Copy` view; `get` past the end returns zero.
+/// with their component's range (`ossicle_format::skeleton::dequantize`), or packed
+/// smallest-three rotation keys (`ossicle_format::skeleton::PackedRotation`, decoded with integer
+/// arithmetic into the words `packed_word` gives), or (times) 8- or 16-bit indices into the clip's
+/// table of time words. A `Copy` view; `get` past the end returns zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BlobScalars<'a, S> {
     repr: Repr<'a>,
@@ -237,9 +244,27 @@ impl<'a, S: Scalar> BlobScalars<'a, S> {
         Self { repr: Repr::Raw(WordView::new(view)), _scalar: PhantomData }
     }
 
-    /// Whether the values are quantised.
+    /// Whether the values are quantised (16-bit or packed).
     pub fn is_quantized(&self) -> bool {
-        matches!(self.repr, Repr::Quant { .. })
+        matches!(self.repr, Repr::Quant { .. } | Repr::Packed { .. })
+    }
+
+    #[inline]
+    fn word(bits: Option<u32>) -> S {
+        match bits {
+            Some(b) => S::from_blob_bits(b),
+            None => S::ZERO,
+        }
+    }
+
+    /// Packed key `k` as four scalars (zero past the end). Out of line: the sampling loop inlines
+    /// the raw readers and calls this.
+    #[inline(never)]
+    fn packed_key(stream: &[u8], params: &PackedRotation, k: usize) -> [S; 4] {
+        match params.decode_key(stream, k) {
+            Some(q) => q.map(|v| S::from_blob_bits(packed_word(S::ENCODING, v))),
+            None => [S::ZERO; 4],
+        }
     }
 }
 
@@ -249,41 +274,114 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
         match self.repr {
             Repr::Raw(w) => w.len(),
             Repr::Quant { bytes, .. } => bytes.len() / 2,
+            Repr::Packed { keys, .. } => keys.saturating_mul(4),
             Repr::Index8 { index, .. } => index.len(),
             Repr::Index16 { index, .. } => index.len() / 2,
         }
     }
-    #[inline]
+    /// Raw words: one range check for a whole 16-byte run when the run lies inside the scalars;
+    /// quantised values by one slice `get`, a packed key by one bit-stream read (out of line);
+    /// u8 indices and runs at the end: `count` calls of `get`.
+    #[inline(always)]
+    fn get4(&self, first: usize, count: usize) -> [S; 4] {
+        if let Repr::Quant { .. } | Repr::Packed { .. } | Repr::Index16 { .. } = self.repr {
+            return self.get4_other(first, count);
+        }
+        if let Repr::Raw(w) = self.repr {
+            let run = first.checked_mul(4).and_then(|at| w.as_bytes().get(at..at.checked_add(16)?));
+            if let Some(&[a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3]) = run {
+                let words = [[a0, a1, a2, a3], [b0, b1, b2, b3], [c0, c1, c2, c3], [d0, d1, d2, d3]];
+                let mut out = [S::ZERO; 4];
+                for (o, b) in out.iter_mut().zip(words).take(count) {
+                    *o = S::from_blob_bits(u32::from_le_bytes(b));
+                }
+                return out;
+            }
+        }
+        let at = |c: usize| if c < count { self.get(first.wrapping_add(c)) } else { S::ZERO };
+        [at(0), at(1), at(2), at(3)]
+    }
+
+    /// Raw words and u8 indices (lossless blobs) inline, the other representations out of line.
+    #[inline(always)]
     fn get(&self, i: usize) -> S {
         match self.repr {
-            Repr::Raw(w) => match w.get(i) {
-                Some(bits) => S::from_blob_bits(bits),
-                None => S::ZERO,
-            },
-            Repr::Quant { bytes, width, min, extent } => {
+            Repr::Raw(w) => Self::word(w.get(i)),
+            Repr::Index8 { index, table } => Self::word(index.get(i).and_then(|&j| table.get(usize::from(j)))),
+            _ => self.get_other(i),
+        }
+    }
+}
+
+impl<S: Scalar> BlobScalars<'_, S> {
+    /// [`Scalars::get`] of quantised and packed values and u16 indices.
+    #[inline(never)]
+    fn get_other(&self, i: usize) -> S {
+        match self.repr {
+            Repr::Quant { bytes, width, ranges } => {
                 let q = match i.checked_mul(2).and_then(|a| bytes.get(a..a.checked_add(2)?)) {
                     Some(&[a, b]) => u16::from_le_bytes([a, b]),
                     _ => return S::ZERO,
                 };
                 let j = i.checked_rem(width).unwrap_or(0);
-                let (m, e) = (min.get(j).copied().unwrap_or(0), extent.get(j).copied().unwrap_or(0));
+                let (m, e) = (ranges.get(j).unwrap_or(0), ranges.get(width.wrapping_add(j)).unwrap_or(0));
                 S::from_blob_bits(dequantize(S::ENCODING, m, e, q))
             }
-            Repr::Index8 { index, table } => match index.get(i).and_then(|&j| table.get(usize::from(j))) {
-                Some(bits) => S::from_blob_bits(bits),
-                None => S::ZERO,
-            },
+            Repr::Packed { stream, keys, params } => {
+                if i / 4 >= keys {
+                    return S::ZERO;
+                }
+                Self::packed_key(stream, &params, i / 4).get(i % 4).copied().unwrap_or(S::ZERO)
+            }
             Repr::Index16 { index, table } => {
                 let j = match i.checked_mul(2).and_then(|a| index.get(a..a.checked_add(2)?)) {
                     Some(&[a, b]) => u16::from_le_bytes([a, b]),
                     _ => return S::ZERO,
                 };
-                match table.get(usize::from(j)) {
-                    Some(bits) => S::from_blob_bits(bits),
-                    None => S::ZERO,
+                Self::word(table.get(usize::from(j)))
+            }
+            Repr::Raw(w) => Self::word(w.get(i)),
+            Repr::Index8 { index, table } => Self::word(index.get(i).and_then(|&j| table.get(usize::from(j)))),
+        }
+    }
+
+    /// [`Scalars::get4`] of quantised and packed values and u16 indices (`count ≤ 4`).
+    #[inline(never)]
+    fn get4_other(&self, first: usize, count: usize) -> [S; 4] {
+        let mut out = [S::ZERO; 4];
+        let end = first.checked_add(count);
+        let whole = match self.repr {
+            Repr::Quant { bytes, width, ranges } => {
+                let run = end.and_then(|e| bytes.get(first.checked_mul(2)?..e.checked_mul(2)?));
+                match (run, first.checked_rem(width)) {
+                    (Some(run), Some(j0)) => {
+                        let mut j = j0;
+                        for (o, b) in out.iter_mut().zip(run.chunks_exact(2)) {
+                            let (m, e) = (ranges.get(j).unwrap_or(0), ranges.get(width.wrapping_add(j)).unwrap_or(0));
+                            let q = if let &[lo, hi] = b { u16::from_le_bytes([lo, hi]) } else { 0 };
+                            *o = S::from_blob_bits(dequantize(S::ENCODING, m, e, q));
+                            j += 1;
+                            if j == width {
+                                j = 0;
+                            }
+                        }
+                        true
+                    }
+                    _ => false,
                 }
             }
+            Repr::Packed { stream, keys, params } if first % 4 == 0 && count == 4 && first / 4 < keys => {
+                out = Self::packed_key(stream, &params, first / 4);
+                true
+            }
+            _ => false,
+        };
+        if !whole {
+            for (c, o) in out.iter_mut().enumerate().take(count) {
+                *o = self.get(first.wrapping_add(c));
+            }
         }
+        out
     }
 }
 
@@ -380,18 +478,20 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
             INTERP_HERMITE => Interpolation::Hermite,
             _ => Interpolation::Linear,
         };
-        let values = if r.quantized() {
+        let values = if r.packed_rotation() {
+            let quant = self.section.quant_bytes();
+            let params = PackedRotation::from_bytes(quant.get(r.extra as usize..)?)?;
+            let start = r.values as usize;
+            let stream = quant.get(start..start.checked_add(params.stream_len(n)?)?)?;
+            BlobScalars { repr: Repr::Packed { stream, keys: n, params }, _scalar: PhantomData }
+        } else if r.quantized() {
             let quant = self.section.quant_bytes();
             let start = (r.values as usize).checked_mul(2)?;
             let bytes = quant.get(start..start.checked_add(nw.checked_mul(2)?)?)?;
-            let mut min = [0u32; 4];
-            let mut extent = [0u32; 4];
-            for j in 0..w.min(4) {
-                let at = (r.extra as usize).checked_add(j)?;
-                *min.get_mut(j)? = data.get(at)?;
-                *extent.get_mut(j)? = data.get(at.checked_add(w)?)?;
-            }
-            BlobScalars { repr: Repr::Quant { bytes, width: w, min, extent }, _scalar: PhantomData }
+            let ranges = data.as_bytes();
+            let at = (r.extra as usize).checked_mul(4)?;
+            let ranges = WordView::new(ranges.get(at..at.checked_add(w.checked_mul(8)?)?)?);
+            BlobScalars { repr: Repr::Quant { bytes, width: w, ranges }, _scalar: PhantomData }
         } else {
             BlobScalars::raw(data, r.values as usize, nw)
         };
