@@ -161,7 +161,8 @@ pub struct ErrorStats {
 // ---------------------------------------------------------------------------------------------
 // Small f64 math
 
-fn qmul(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+/// The Hamilton product a · b of quaternions (x, y, z, w) (also `unity::bindings::quat_mul`).
+pub(crate) fn qmul(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
     let [ax, ay, az, aw] = a;
     let [bx, by, bz, bw] = b;
     [

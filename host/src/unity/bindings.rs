@@ -179,14 +179,7 @@ pub fn euler_to_quat(degrees: [f64; 3], order: RotationOrder) -> [f64; 4] {
 
 /// The Hamilton product a · b of quaternions (x, y, z, w).
 pub fn quat_mul(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
-    let [ax, ay, az, aw] = a;
-    let [bx, by, bz, bw] = b;
-    [
-        aw * bx + ax * bw + ay * bz - az * by,
-        aw * by - ax * bz + ay * bw + az * bx,
-        aw * bz + ax * by - ay * bx + az * bw,
-        aw * bw - ax * bx - ay * by - az * bz,
-    ]
+    crate::reduce::qmul(a, b)
 }
 
 /// One entry of `genericBindings`, as read.
