@@ -169,14 +169,7 @@ where
             BlendLayer { pose: &pb[..], weight: S::ONE.sub(w), mask: None },
             BlendLayer { pose: &pa[..], weight: w, mask: None },
         ];
-        let mut job = BlendingJob {
-            skeleton: skel,
-            layers: &layers,
-            additive: &[],
-            additive_reference: AdditiveReference::Identity,
-            threshold: S::from_ratio(1, 10),
-            lod: u8::MAX,
-        };
+        let mut job = BlendingJob::new(skel, &layers);
         let _ = job.run(&mut blended);
         digest_pose(&mut hb, &blended);
         let _ = LocalToModelJob::new(skel).run(&blended, &mut model);
@@ -256,14 +249,7 @@ where
             BlendLayer { pose: &bpose[..], weight: S::from_ratio(7, 10), mask: None },
             BlendLayer { pose: &a[..], weight: S::from_ratio(3, 10), mask: None },
         ];
-        let job = BlendingJob {
-            skeleton: skel,
-            layers: &layers,
-            additive: &[],
-            additive_reference: AdditiveReference::Identity,
-            threshold: S::from_ratio(1, 10),
-            lod: u8::MAX,
-        };
+        let job = BlendingJob::new(skel, &layers);
         b.iter(|| black_box(job.run(black_box(&mut out))))
     });
     g.bench_function(format!("{label}/l2m"), |b| {
@@ -289,15 +275,7 @@ where
                 BlendLayer { pose: &pb[..], weight: S::from_ratio(7, 10), mask: None },
                 BlendLayer { pose: &pa[..], weight: S::from_ratio(3, 10), mask: None },
             ];
-            let _ = BlendingJob {
-                skeleton: skel,
-                layers: &layers,
-                additive: &[],
-                additive_reference: AdditiveReference::Identity,
-                threshold: S::from_ratio(1, 10),
-                lod: u8::MAX,
-            }
-            .run(&mut blended);
+            let _ = BlendingJob::new(skel, &layers).run(&mut blended);
             let _ = black_box(LocalToModelJob::new(skel).run(&blended, &mut model));
             t = t.add(dt);
             if t >= duration {
