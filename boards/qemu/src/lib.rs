@@ -15,6 +15,11 @@ use core::panic::PanicInfo;
 
 use cortex_m_semihosting::hio::{hstdout, HostStream};
 
+/// Bytes aligned to 4, for the blobs the images embed:
+/// `static BLOB: &Aligned<[u8]> = &Aligned(*include_bytes!(...));`, read as `&BLOB.0`.
+#[repr(C, align(4))]
+pub struct Aligned<T: ?Sized>(pub T);
+
 /// Writes bytes to the host's standard output through semihosting (ignored when no host listens).
 pub fn write(bytes: &[u8]) {
     if let Ok(mut out) = cortex_m_semihosting::hio::hstdout() {

@@ -21,6 +21,7 @@
 
 use ossicle::Scalar;
 use ossicle_qemu::workload::{self, OPS};
+use ossicle_qemu::Aligned;
 use ossicle_qemu::{check_stack, dec, exit, hex, line, repaint_stack, stack_usage};
 
 #[cfg(ossicle_blobs_missing)]
@@ -28,10 +29,6 @@ compile_error!(
     "the blobs to embed are missing: run scripts/qemu/check.sh, or set OSSICLE_BLOB_Q16 and \
      OSSICLE_BLOB_F32 to blobs built by `ossicle build samples/foundation.json -o X.osb --scalar q16|f32`"
 );
-
-/// Bytes aligned to 4, so the blob's sections can be read in place as words if the loader wants.
-#[repr(C, align(4))]
-struct Aligned<T: ?Sized>(T);
 
 static BLOB_Q16: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/q16.osb")));
 static BLOB_F32: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/f32.osb")));

@@ -30,6 +30,7 @@
 
 use core::hint::black_box;
 use core::ptr::write_volatile;
+use ossicle_qemu::Aligned;
 
 use ossicle::animator::Animator;
 use ossicle::event::EventQueue;
@@ -42,10 +43,6 @@ use ossicle_qemu::{exit, line};
 
 #[cfg(any(ossicle_scene_blobs_missing, ossicle_bench_scene_blobs_missing))]
 compile_error!("the scene blobs to embed are missing: run `scripts/qemu/check.sh --blobs-only` (see build.rs)");
-
-/// Bytes aligned to 4, as in the firmware.
-#[repr(C, align(4))]
-struct Aligned<T: ?Sized>(T);
 
 static BENCH_Q16: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/bench-scene-q16.osb")));
 static BENCH_F32: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/bench-scene-f32.osb")));

@@ -4,6 +4,7 @@
 #![no_main]
 
 use ossicle::Q16;
+use ossicle_qemu::Aligned;
 
 // Not under clippy: `check.sh --lint` lints every binary, with or without the fixtures.
 #[cfg(all(ossicle_skel_blobs_missing, not(clippy)))]
@@ -11,10 +12,6 @@ compile_error!(
     "the SlowRun blobs to embed are missing: run `scripts/qemu/check.sh --blobs-only` with the fixtures in \
      ../shared/fixtures or OSSICLE_FIXTURES (see build.rs)"
 );
-
-/// Bytes aligned to 4, as in the firmware.
-#[repr(C, align(4))]
-struct Aligned<T: ?Sized>(T);
 
 static LOSSLESS: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/slowrun-q16.osb")));
 static REDUCED: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/slowrun-q16-rq.osb")));

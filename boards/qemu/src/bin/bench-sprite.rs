@@ -28,6 +28,7 @@
 #![no_main]
 
 use core::hint::black_box;
+use ossicle_qemu::Aligned;
 
 use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::geometry::Point;
@@ -42,10 +43,6 @@ use ossicle_qemu::{exit, line};
 
 #[cfg(ossicle_sprite_blobs_missing)]
 compile_error!("the sprite blobs to embed are missing: run `scripts/qemu/check.sh --blobs-only` (see build.rs)");
-
-/// Bytes aligned to 4, as in the firmware.
-#[repr(C, align(4))]
-struct Aligned<T: ?Sized>(T);
 
 static BLOB_Q16: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/sprites-q16-auto.osb")));
 static BLOB_F32: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/sprites-f32-565le.osb")));

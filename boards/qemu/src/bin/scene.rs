@@ -32,16 +32,13 @@
 use ossicle::scene::trace::{self, TraceErrorKind};
 use ossicle::scene::{BlobScene, Scene, SceneError};
 use ossicle::{Asset, Scalar, Q16};
+use ossicle_qemu::Aligned;
 use ossicle_qemu::{check_stack, dec, exit, line, repaint_stack, stack_usage, Lines};
 
 #[cfg(ossicle_scene_blobs_missing)]
 compile_error!(
     "the scene blobs or the script to embed are missing: run `scripts/qemu/check.sh --blobs-only` (see build.rs)"
 );
-
-/// Bytes aligned to 4, as in the main firmware.
-#[repr(C, align(4))]
-struct Aligned<T: ?Sized>(T);
 
 static CASTLE_Q16: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/castle-q16.osb")));
 static CASTLE_F32: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/castle-f32.osb")));

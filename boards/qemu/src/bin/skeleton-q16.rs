@@ -5,15 +5,12 @@
 
 use ossicle::Q16;
 use ossicle_qemu::skeltrace::{main as run, FIGURE, SLOWRUN, SLOWRUN_RQ};
+use ossicle_qemu::Aligned;
 
 #[cfg(ossicle_skeleton_blobs_missing)]
 compile_error!(
     "the stick figure's blobs to embed are missing: run `scripts/qemu/check.sh --blobs-only` (see build.rs)"
 );
-
-/// Bytes aligned to 4, as in the main firmware.
-#[repr(C, align(4))]
-struct Aligned<T: ?Sized>(T);
 
 static FIGURE_BLOB: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/figure-q16.osb")));
 static SLOWRUN_BLOB: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/slowrun-q16.osb")));

@@ -21,14 +21,11 @@
 #![no_main]
 
 use ossicle_qemu::sprites;
+use ossicle_qemu::Aligned;
 use ossicle_qemu::{check_stack, dec, exit, hex, line, stack_usage};
 
 #[cfg(ossicle_sprite_blobs_missing)]
 compile_error!("the sprite blobs to embed are missing: run `scripts/qemu/check.sh --blobs-only` (see build.rs)");
-
-/// Bytes aligned to 4, as in the main firmware.
-#[repr(C, align(4))]
-struct Aligned<T: ?Sized>(T);
 
 /// The sprite blobs (see build.rs): label and bytes.
 static SPRITE_BLOBS: [(&[u8], &Aligned<[u8]>); 4] = [
