@@ -530,4 +530,14 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
         let (time, name) = self.section.event(i)?;
         Some(ClipEvent { time: S::from_blob_bits(time), name: u16::try_from(name).ok()? })
     }
+    /// The address of the section's bone entries in the blob (unique to the section while the
+    /// blob stays where it is; `None` for a clip without bones).
+    fn cache_key(&self) -> Option<usize> {
+        let bones = self.section.body().bones;
+        if bones.is_empty() {
+            None
+        } else {
+            Some(bones.as_ptr() as usize)
+        }
+    }
 }

@@ -132,7 +132,7 @@ pub use sync::{collect_markers, sync_time, MarkerTrack, SyncMarker, SyncResult};
 pub use blend::{AdditiveReference, BlendLayer, BlendingJob};
 pub use blob::{BlobScalars, BlobSkelClip, BlobSkeleton, Dimension};
 pub use l2m::{JobError, LocalToModelJob};
-pub use sample::{RotationInterp, SamplingContext, SamplingJob};
+pub use sample::{CachedSamplingContext, RotationInterp, SamplingContext, SamplingJob, SamplingState};
 pub use source::{
     ChannelData, ChannelKind, ClipError, ClipEvent, Interpolation, Joint, Scalars, SkelClipSource, SkeletonError,
     SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,

@@ -153,10 +153,11 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
 
     /// Checks the inputs: the clip's duration is positive (not NaN), it has no more bones than the skeleton,
     /// and `ctx` and `output` hold at least one entry per skeleton bone.
-    pub fn validate<J, const N: usize>(&self, ctx: &SamplingContext<N>, output: &[J]) -> Result<(), JobError>
+    pub fn validate<J, X>(&self, ctx: &X, output: &[J]) -> Result<(), JobError>
     where
         J: Joint<S>,
         K: SkeletonSource<S, J>,
+        X: SamplingState<S, J>,
     {
         let bones = self.skeleton.bone_count();
         if self.clip.duration().partial_cmp(&S::ZERO) != Some(core::cmp::Ordering::Greater) {
@@ -174,15 +175,16 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
         Ok(())
     }
 
-    /// Samples the clip into `output[..bone_count]`, updating the cursors in `ctx`. Errors as
-    /// [`SamplingJob::validate`], before anything is written.
-    pub fn run<J, const N: usize>(&self, ctx: &mut SamplingContext<N>, output: &mut [J]) -> Result<(), JobError>
+    /// Samples the clip into `output[..bone_count]`, updating the cursors (and, with a
+    /// [`CachedSamplingContext`], the cached keys) in `ctx`. Errors as [`SamplingJob::validate`],
+    /// before anything is written.
+    pub fn run<J, X>(&self, ctx: &mut X, output: &mut [J]) -> Result<(), JobError>
     where
         J: Joint<S>,
         K: SkeletonSource<S, J>,
+        X: SamplingState<S, J>,
     {
         self.validate(ctx, output)?;
-        let bones = self.skeleton.bone_count();
         let duration = self.clip.duration();
         let inside = self.time >= S::ZERO && self.time <= duration;
         let t = if inside {
@@ -192,12 +194,75 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
         } else {
             self.time.clamp(S::ZERO, duration)
         };
-        let slerp = self.rotation == RotationInterp::Slerp;
-        let all_lods = self.lod == u8::MAX;
-        let mut memo = Memo { t0: S::ZERO, t1: S::ZERO, u: S::ZERO, hint: 0 };
-        for (i, (out, cursor)) in output.iter_mut().zip(ctx.cursors.iter_mut()).take(bones).enumerate() {
-            if !all_lods && self.skeleton.lod(i) > self.lod {
-                *out = self.skeleton.rest(i);
+        ctx.sample(self, t, output);
+        Ok(())
+    }
+
+    /// Whether bone `i` is above the job's LOD limit (so takes its rest pose).
+    #[inline(always)]
+    fn above_lod<J: Joint<S>>(&self, i: usize) -> bool
+    where
+        K: SkeletonSource<S, J>,
+    {
+        self.lod != u8::MAX && self.skeleton.lod(i) > self.lod
+    }
+
+    /// `joint` with the rest values of the channels flagged in `missing`.
+    #[inline(always)]
+    fn fill_missing<J: Joint<S>>(&self, i: usize, mut joint: J, missing: [bool; 3]) -> J
+    where
+        K: SkeletonSource<S, J>,
+    {
+        if missing != [false; 3] {
+            let rest = self.skeleton.rest(i);
+            for (kind, missing) in ChannelKind::ALL.into_iter().zip(missing) {
+                if missing {
+                    joint.set_channel_values(kind, rest.channel_values(kind));
+                }
+            }
+        }
+        joint
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// What a [`SamplingJob`] keeps between runs for one playing instance: [`SamplingContext`] (key
+/// cursors) or [`CachedSamplingContext`] (key cursors and the key pairs in use). Sealed: only
+/// those two implement it.
+pub trait SamplingState<S: Scalar, J: Joint<S>>: sealed::Sealed {
+    /// The number of bones it has room for.
+    fn capacity(&self) -> usize;
+
+    /// Samples `job`'s clip at `t` (already brought into `[0, duration]`) into `output`; the job
+    /// has validated the sizes. Called by [`SamplingJob::run`].
+    #[doc(hidden)]
+    fn sample<K, C>(&mut self, job: &SamplingJob<'_, S, K, C>, t: S, output: &mut [J])
+    where
+        K: SkeletonSource<S, J>,
+        C: SkelClipSource<S>;
+}
+
+impl<const N: usize> sealed::Sealed for SamplingContext<N> {}
+
+impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for SamplingContext<N> {
+    fn capacity(&self) -> usize {
+        N
+    }
+
+    fn sample<K, C>(&mut self, job: &SamplingJob<'_, S, K, C>, t: S, output: &mut [J])
+    where
+        K: SkeletonSource<S, J>,
+        C: SkelClipSource<S>,
+    {
+        let bones = job.skeleton.bone_count();
+        let slerp = job.rotation == RotationInterp::Slerp;
+        let mut memo = Memo::NEW;
+        for (i, (out, cursor)) in output.iter_mut().zip(self.cursors.iter_mut()).take(bones).enumerate() {
+            if job.above_lod(i) {
+                *out = job.skeleton.rest(i);
                 continue;
             }
             let [ct, cr, cs] = cursor;
@@ -205,39 +270,302 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
             // keep around); the rest pose is read only for a bone missing a channel.
             let mut joint = J::IDENTITY;
             let mut missing = [false; 3];
-            match &self.clip.channel(i, ChannelKind::Translation) {
+            // Written out per kind (not a loop) so that each kind's widths and branches are
+            // constants in its copy.
+            let mut one = |kind: ChannelKind, cursor: &mut u32, missing: &mut bool| match &job.clip.channel(i, kind) {
                 Some(ch) => {
-                    let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Translation, t, ct, slerp, &mut memo);
-                    joint.set_channel_values(ChannelKind::Translation, v);
+                    let v = sample_channel::<S, C::Scalars, J>(ch, kind, t, cursor, slerp, &mut memo);
+                    joint.set_channel_values(kind, v);
                 }
-                None => missing[0] = true,
-            }
-            match &self.clip.channel(i, ChannelKind::Rotation) {
-                Some(ch) => {
-                    let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Rotation, t, cr, slerp, &mut memo);
-                    joint.set_channel_values(ChannelKind::Rotation, v);
-                }
-                None => missing[1] = true,
-            }
-            match &self.clip.channel(i, ChannelKind::Scale) {
-                Some(ch) => {
-                    let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Scale, t, cs, slerp, &mut memo);
-                    joint.set_channel_values(ChannelKind::Scale, v);
-                }
-                None => missing[2] = true,
-            }
-            if missing != [false; 3] {
-                let rest = self.skeleton.rest(i);
-                for (kind, missing) in ChannelKind::ALL.into_iter().zip(missing) {
-                    if missing {
-                        joint.set_channel_values(kind, rest.channel_values(kind));
-                    }
-                }
-            }
-            *out = joint;
+                None => *missing = true,
+            };
+            let [mt, mr, ms] = &mut missing;
+            one(ChannelKind::Translation, ct, mt);
+            one(ChannelKind::Rotation, cr, mr);
+            one(ChannelKind::Scale, cs, ms);
+            *out = job.fill_missing(i, joint, missing);
         }
-        Ok(())
     }
+}
+
+/// What a [`CachedSamplingContext`] knows of one channel of one bone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Span {
+    /// Nothing (a Hermite channel is never cached).
+    Empty,
+    /// The clip has no such channel: the rest pose.
+    Missing,
+    /// A single key: `a` at every time.
+    Always,
+    /// Before the first key (`t < hi`): `a`.
+    Before,
+    /// From the last key on (`lo <= t`): `a`.
+    After,
+    /// A Step bracket (`lo <= t < hi`): `a`.
+    Hold,
+    /// A Linear bracket (`lo <= t < hi`): `a` at `lo`, else `a` to `b` at `u = (t − lo) / (hi − lo)`.
+    Lerp,
+}
+
+/// One bone's cached key pairs: the values at the start (`a`) and end (`b`) of each channel's
+/// bracket, as joints, and each channel's bracket.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct BoneCache<S, J> {
+    a: J,
+    b: J,
+    lo: [S; 3],
+    hi: [S; 3],
+    spans: [Span; 3],
+}
+
+impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
+    const EMPTY: Self =
+        Self { a: J::IDENTITY, b: J::IDENTITY, lo: [S::ZERO; 3], hi: [S::ZERO; 3], spans: [Span::Empty; 3] };
+
+    /// Channel `kind`'s span and bracket bounds.
+    #[inline(always)]
+    fn slot(&mut self, kind: ChannelKind) -> (&mut Span, &mut S, &mut S) {
+        let [s0, s1, s2] = &mut self.spans;
+        let [l0, l1, l2] = &mut self.lo;
+        let [h0, h1, h2] = &mut self.hi;
+        match kind {
+            ChannelKind::Translation => (s0, l0, h0),
+            ChannelKind::Rotation => (s1, l1, h1),
+            ChannelKind::Scale => (s2, l2, h2),
+        }
+    }
+}
+
+/// A [`SamplingContext`] that also keeps, per bone and channel, the two keys around the time last
+/// sampled, decoded: a sample whose time is still between them (most of forward playback) reads
+/// nothing from the clip, which pays most for clips read in place from a blob (quantised or packed
+/// values, index tables).
+///
+/// Results are bit-identical to [`SamplingContext`]'s: the cached keys are the values the clip
+/// returns, interpolated by the same code. Hermite channels are not cached (they are sampled as
+/// with [`SamplingContext`]).
+///
+/// **Memory**: `12 + 2·size_of::<J>() + 6·size_of::<S>() + 3` bytes per bone, rounded up to 4,
+/// plus the clip's key (an `Option<usize>`: 8 bytes on a 32-bit target): **120 bytes per bone**
+/// for [`Transform3`](crate::math::Transform3) (f32 or Q16.16) and 80 for
+/// [`Transform2`](crate::math::Transform2); a 70-bone 3D context is 8,408 bytes on a
+/// microcontroller (against 840 for a [`SamplingContext`]).
+///
+/// # The clip it belongs to
+///
+/// The cache belongs to one clip, recognised by [`SkelClipSource::cache_key`] (the address of its
+/// data): sampling another clip with the context drops the cache first (and a source without a key
+/// is sampled without caching). Call [`CachedSamplingContext::invalidate`] after changing a clip's
+/// keys in place, or after reloading another blob at the same address.
+///
+/// ```
+/// use ossicle::math::{Transform3, Vec3};
+/// use ossicle::skeleton::{
+///     CachedSamplingContext, ChannelData, Interpolation, SamplingJob, SliceSkelClip, SliceSkeleton, SliceTrack,
+/// };
+///
+/// let parents = [u16::MAX];
+/// let rest = [Transform3::<f32>::IDENTITY];
+/// let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+/// let times = [0.0f32, 1.0];
+/// let values = [0.0f32, 0.0, 0.0, 2.0, 0.0, 0.0];
+/// let translation =
+///     ChannelData { interpolation: Interpolation::Linear, times: &times[..], values: &values[..], tangents: &[][..] };
+/// let tracks = [SliceTrack { channels: [Some(translation), None, None] }];
+/// let clip = SliceSkelClip { duration: 1.0, looping: false, tracks: &tracks, events: &[] };
+///
+/// let mut ctx = CachedSamplingContext::<f32, Transform3<f32>, 1>::new();
+/// assert_eq!(core::mem::size_of_val(&ctx), 120 + core::mem::size_of::<Option<usize>>());
+/// let mut pose = [Transform3::IDENTITY; 1];
+/// for (t, x) in [(0.25, 0.5), (0.5, 1.0)] {
+///     SamplingJob::new(&skeleton, &clip, t).run(&mut ctx, &mut pose).unwrap();
+///     assert_eq!(pose[0].translation, Vec3::new(x, 0.0, 0.0));
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct CachedSamplingContext<S, J, const N: usize> {
+    /// The cache key of the clip the entries belong to (`None`: no entry is valid).
+    clip: Option<usize>,
+    cursors: [[u32; 3]; N],
+    cache: [BoneCache<S, J>; N],
+}
+
+impl<S: Scalar, J: Joint<S>, const N: usize> Default for CachedSamplingContext<S, J, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<S: Scalar, J: Joint<S>, const N: usize> CachedSamplingContext<S, J, N> {
+    /// A context with every cursor at the first key and nothing cached.
+    pub const fn new() -> Self {
+        Self { clip: None, cursors: [[0; 3]; N], cache: [BoneCache::EMPTY; N] }
+    }
+
+    /// Drops the cached keys and resets the cursors.
+    pub fn invalidate(&mut self) {
+        self.clip = None;
+        self.cursors = [[0; 3]; N];
+        for e in &mut self.cache {
+            e.spans = [Span::Empty; 3];
+        }
+    }
+
+    /// The number of bones it has room for (`N`).
+    pub const fn capacity(&self) -> usize {
+        N
+    }
+}
+
+impl<S, J, const N: usize> sealed::Sealed for CachedSamplingContext<S, J, N> {}
+
+impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for CachedSamplingContext<S, J, N> {
+    fn capacity(&self) -> usize {
+        N
+    }
+
+    fn sample<K, C>(&mut self, job: &SamplingJob<'_, S, K, C>, t: S, output: &mut [J])
+    where
+        K: SkeletonSource<S, J>,
+        C: SkelClipSource<S>,
+    {
+        let key = job.clip.cache_key();
+        if key.is_none() {
+            // Nothing to recognise the clip by: sample as a plain context would.
+            let mut plain = SamplingContext { cursors: self.cursors };
+            SamplingState::<S, J>::sample(&mut plain, job, t, output);
+            self.cursors = plain.cursors;
+            self.clip = None;
+            return;
+        }
+        if self.clip != key {
+            self.invalidate();
+            self.clip = key;
+        }
+        let bones = job.skeleton.bone_count();
+        let slerp = job.rotation == RotationInterp::Slerp;
+        let mut memo = Memo::NEW;
+        let slots = self.cursors.iter_mut().zip(self.cache.iter_mut());
+        for (i, (out, (cursor, entry))) in output.iter_mut().zip(slots).take(bones).enumerate() {
+            if job.above_lod(i) {
+                *out = job.skeleton.rest(i);
+                continue;
+            }
+            let [ct, cr, cs] = cursor;
+            let mut joint = J::IDENTITY;
+            let mut missing = [false; 3];
+            let mut one = |kind: ChannelKind, cursor: &mut u32, missing: &mut bool| match sample_cached(
+                job.clip, i, kind, t, cursor, entry, slerp, &mut memo,
+            ) {
+                Some(v) => joint.set_channel_values(kind, v),
+                None => *missing = true,
+            };
+            let [mt, mr, ms] = &mut missing;
+            one(ChannelKind::Translation, ct, mt);
+            one(ChannelKind::Rotation, cr, mr);
+            one(ChannelKind::Scale, cs, ms);
+            *out = job.fill_missing(i, joint, missing);
+        }
+    }
+}
+
+/// Channel `kind` of bone `bone` at `t` through the cache `e` (refilled from the clip when `t` is
+/// outside its bracket); `None` when the clip has no such channel. Inlined into the job's loop
+/// once per channel kind.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn sample_cached<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
+    clip: &C,
+    bone: usize,
+    kind: ChannelKind,
+    t: S,
+    cursor: &mut u32,
+    e: &mut BoneCache<S, J>,
+    slerp: bool,
+    memo: &mut Memo<S>,
+) -> Option<[S; 4]> {
+    let (span, lo, hi) = e.slot(kind);
+    let hit = match *span {
+        Span::Lerp | Span::Hold => *lo <= t && t < *hi,
+        Span::Before => t < *hi,
+        Span::After => *lo <= t,
+        Span::Always => true,
+        Span::Missing => return None,
+        Span::Empty => false,
+    };
+    if hit {
+        memo.hint = *cursor as usize;
+    } else {
+        let ch = match clip.channel(bone, kind) {
+            Some(ch) => ch,
+            None => {
+                *span = Span::Missing;
+                return None;
+            }
+        };
+        if ch.interpolation == Interpolation::Hermite {
+            *span = Span::Empty;
+            return Some(sample_channel::<S, C::Scalars, J>(&ch, kind, t, cursor, slerp, memo));
+        }
+        refill(&ch, kind, t, cursor, e, memo);
+    }
+    let (span, lo, hi) = e.slot(kind);
+    let (span, lo, hi) = (*span, *lo, *hi);
+    let a = e.a.channel_values(kind);
+    if span != Span::Lerp || t == lo {
+        return Some(a);
+    }
+    let u = memo.u(t, lo, hi);
+    let b = e.b.channel_values(kind);
+    let w = width::<S, J>(kind);
+    Some(if kind == ChannelKind::Rotation { J::interpolate_rotation(a, b, u, slerp) } else { lerp_values(a, b, u, w) })
+}
+
+/// Fills channel `kind` of the cache `e` with `ch`'s keys around `t` (a Step or Linear channel).
+#[inline(never)]
+fn refill<S: Scalar, A: Scalars<S>, J: Joint<S>>(
+    ch: &ChannelData<A>,
+    kind: ChannelKind,
+    t: S,
+    cursor: &mut u32,
+    e: &mut BoneCache<S, J>,
+    memo: &mut Memo<S>,
+) {
+    let w = width::<S, J>(kind);
+    let n = ch.times.len();
+    let bracket = locate(&ch.times, t, cursor, memo.hint);
+    memo.hint = *cursor as usize;
+    let (k, t0, t1) = match bracket {
+        Bracket::Between(k, t0, t1) => (k, t0, t1),
+        Bracket::Key(k) => {
+            let v = key_values(&ch.values, k, w);
+            let tk = ch.times.get(k);
+            let held = if n < 2 {
+                Some((Span::Always, S::ZERO, S::ZERO))
+            } else if k.saturating_add(1) >= n {
+                Some((Span::After, tk, S::ZERO))
+            } else if !(t >= tk) {
+                // Before the first key (or a NaN time, which no wrapped time is).
+                Some((Span::Before, S::ZERO, tk))
+            } else {
+                None
+            };
+            if let Some((s, l, h)) = held {
+                let (span, lo, hi) = e.slot(kind);
+                (*span, *lo, *hi) = (s, l, h);
+                e.a.set_channel_values(kind, v);
+                return;
+            }
+            // At key k's own time: cache the bracket that starts there.
+            (k, tk, ch.times.get(k.wrapping_add(1)))
+        }
+    };
+    let (a, b) = ch.values.get4_pair(k.wrapping_mul(w), w);
+    let (span, lo, hi) = e.slot(kind);
+    *span = if ch.interpolation == Interpolation::Step { Span::Hold } else { Span::Lerp };
+    (*lo, *hi) = (t0, t1);
+    e.a.set_channel_values(kind, a);
+    e.b.set_channel_values(kind, b);
 }
 
 /// How many keys a forward step walks before it switches to a binary search.
@@ -383,6 +711,23 @@ struct Memo<S> {
     hint: usize,
 }
 
+impl<S: Scalar> Memo<S> {
+    /// Nothing remembered yet.
+    const NEW: Self = Self { t0: S::ZERO, t1: S::ZERO, u: S::ZERO, hint: 0 };
+
+    /// `u = (t − t0) / (t1 − t0)` for the bracket `[t0, t1)` (remembered for the next channel).
+    #[inline(always)]
+    fn u(&mut self, t: S, t0: S, t1: S) -> S {
+        if self.t0 == t0 && self.t1 == t1 {
+            self.u
+        } else {
+            let u = t.sub(t0).div(t1.sub(t0));
+            (self.t0, self.t1, self.u) = (t0, t1, u);
+            u
+        }
+    }
+}
+
 /// The component count of channel `kind` for joint type `J`.
 #[inline]
 fn width<S: Scalar, J: Joint<S>>(kind: ChannelKind) -> usize {
@@ -413,13 +758,7 @@ fn sample_channel<S: Scalar, A: Scalars<S>, J: Joint<S>>(
     };
     let dt = t1.sub(t0);
     // A bone's channels are usually keyed at the same times: one division for all three.
-    let u = if memo.t0 == t0 && memo.t1 == t1 {
-        memo.u
-    } else {
-        let u = t.sub(t0).div(dt);
-        (memo.t0, memo.t1, memo.u) = (t0, t1, u);
-        u
-    };
+    let u = memo.u(t, t0, t1);
     match ch.interpolation {
         Interpolation::Step => key_values(&ch.values, k, w),
         Interpolation::Linear => {

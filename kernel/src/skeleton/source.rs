@@ -203,6 +203,13 @@ pub trait SkelClipSource<S: Scalar> {
     fn bone_count(&self) -> usize;
     /// Bone `bone`'s channel `kind`, or `None` when it has no keys.
     fn channel(&self, bone: usize, kind: ChannelKind) -> Option<ChannelData<Self::Scalars>>;
+    /// A number that identifies this clip's keys while they live (the address of its data), so
+    /// that a [`CachedSamplingContext`](super::CachedSamplingContext) can tell the clip it cached
+    /// keys of from another; `None` (the default) disables that cache for the source. Two sources
+    /// with the same key must have the same channels.
+    fn cache_key(&self) -> Option<usize> {
+        None
+    }
     /// The number of events.
     fn event_count(&self) -> usize {
         0
@@ -772,6 +779,14 @@ impl<'a, S: Scalar> SkelClipSource<S> for SliceSkelClip<'a, S> {
     #[inline]
     fn channel(&self, bone: usize, kind: ChannelKind) -> Option<ChannelData<&'a [S]>> {
         self.tracks.get(bone)?.channels.get(kind.index()).copied().flatten()
+    }
+    /// The address of its tracks (`None` without tracks).
+    fn cache_key(&self) -> Option<usize> {
+        if self.tracks.is_empty() {
+            None
+        } else {
+            Some(self.tracks.as_ptr() as usize)
+        }
     }
     fn event_count(&self) -> usize {
         self.events.len()

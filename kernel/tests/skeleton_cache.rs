@@ -1,0 +1,306 @@
+//! `CachedSamplingContext` against `SamplingContext`: the same poses, bit for bit, on every kind
+//! of channel and every kind of time, and fewer reads of the clip.
+//!
+//! The plain context's results are themselves checked against hand-computed poses in
+//! skeleton_jobs.rs; here a few values are also written out by hand.
+
+use core::cell::Cell;
+
+use ossicle::math::{Transform2, Transform3, Vec3};
+use ossicle::skeleton::{
+    CachedSamplingContext, ChannelData, ChannelKind, Interpolation, Joint, RotationInterp, SamplingContext,
+    SamplingJob, SkelClipSource, SliceSkelClip, SliceSkeleton, SliceTrack,
+};
+use ossicle::{Scalar, Q16};
+
+fn sv<S: Scalar>(v: &[f64]) -> Vec<S> {
+    v.iter().map(|&x| S::from_f64(x)).collect()
+}
+
+/// A channel's owned parts.
+struct Ch<S> {
+    interpolation: Interpolation,
+    times: Vec<S>,
+    values: Vec<S>,
+    tangents: Vec<S>,
+}
+
+fn ch<S: Scalar>(interpolation: Interpolation, times: &[f64], values: &[f64], tangents: &[f64]) -> Option<Ch<S>> {
+    Some(Ch { interpolation, times: sv(times), values: sv(values), tangents: sv(tangents) })
+}
+
+fn view<S: Scalar>(c: &Option<Ch<S>>) -> Option<ChannelData<&[S]>> {
+    c.as_ref().map(|c| ChannelData {
+        interpolation: c.interpolation,
+        times: &c.times[..],
+        values: &c.values[..],
+        tangents: &c.tangents[..],
+    })
+}
+
+/// Five 3D bones: every kind of channel (Linear, Step, Hermite, a single key, missing channels,
+/// keys starting after 0 and ending before the clip's end, two channels keyed at different times).
+fn channels_3d<S: Scalar>() -> Vec<[Option<Ch<S>>; 3]> {
+    use Interpolation::{Hermite, Linear, Step};
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    vec![
+        [
+            ch(Linear, &[0.0, 0.5, 1.0, 2.0], &[0., 0., 0., 1., 2., 3., 2., 4., 6., -1., 0., 1.], &[]),
+            ch(Linear, &[0.0, 1.0, 2.0], &[0., 0., 0., 1., 0., 0., h, h, 0., 0., 1., 0.], &[]),
+            None,
+        ],
+        [
+            ch(Step, &[0.25, 1.0, 1.5], &[1., 1., 1., 2., 2., 2., 3., 3., 3.], &[]),
+            ch(Linear, &[0.4, 1.6], &[0., 0., 0., 1., 0., 0., -h, h], &[]),
+            ch(Linear, &[0.3], &[2., 2., 2.], &[]),
+        ],
+        [
+            None,
+            None,
+            ch(
+                Hermite,
+                &[0.0, 2.0],
+                &[1., 1., 1., 2., 2., 2.],
+                &[0., 0., 0., 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0., 0., 0.],
+            ),
+        ],
+        [None, None, None],
+        [
+            ch(Linear, &[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.9], &[0.; 30], &[]),
+            ch(Step, &[0.0, 1.0], &[0., 0., 0., 1., 0., 0., 1., 0.], &[]),
+            ch(Linear, &[0.5, 1.5], &[1., 1., 1., 3., 3., 3.], &[]),
+        ],
+    ]
+}
+
+fn rest_3d<S: Scalar>() -> Vec<Transform3<S>> {
+    (0..5)
+        .map(|i| {
+            let f = S::from_i32(i + 1);
+            Transform3::new(Vec3::new(f, f, f), Transform3::<S>::IDENTITY.rotation, Vec3::new(f, f, f))
+        })
+        .collect()
+}
+
+/// The times the tests sample: forward at 60 Hz across two loops, every key time exactly, backwards,
+/// scattered seeks, outside the clip (wrapped or clamped), and repeats.
+fn schedule(duration: f64) -> Vec<f64> {
+    let mut ts: Vec<f64> = (0..=240).map(|i| f64::from(i) / 60.0).collect();
+    ts.extend([0.0, 0.1, 0.25, 0.3, 0.4, 0.5, 1.0, 1.5, 1.6, 1.9, 2.0, 2.0, 1.9]);
+    ts.extend((0..120).rev().map(|i| f64::from(i) / 60.0 + 0.003));
+    let mut x = 0x2545_F491u32;
+    for _ in 0..200 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        ts.push(f64::from(x % 10_000) / 10_000.0 * duration * 1.5 - 0.25 * duration);
+    }
+    ts.extend([-0.5, 2.5, 4.0, -2.0, 0.999, 1.0, 1.0]);
+    ts
+}
+
+/// Samples `clip` at every time of the schedule with a plain and a cached context (each kept
+/// across the whole schedule) and requires bit-identical poses.
+fn same_as_plain<S: Scalar, J: Joint<S>, C: SkelClipSource<S>>(
+    skeleton: &SliceSkeleton<'_, J>,
+    clip: &C,
+    rotation: RotationInterp,
+    lod: u8,
+) {
+    let mut plain = SamplingContext::<5>::new();
+    let mut cached = CachedSamplingContext::<S, J, 5>::new();
+    let (mut a, mut b) = ([J::IDENTITY; 5], [J::IDENTITY; 5]);
+    for t in schedule(2.0) {
+        let job = SamplingJob { skeleton, clip, time: S::from_f64(t), rotation, lod };
+        job.run(&mut plain, &mut a).unwrap();
+        job.run(&mut cached, &mut b).unwrap();
+        assert_eq!(a, b, "t = {t}, {rotation:?}, lod {lod}");
+    }
+}
+
+fn cached_equals_plain_3d<S: Scalar>() {
+    let chans = channels_3d::<S>();
+    let tracks: Vec<SliceTrack<'_, S>> =
+        chans.iter().map(|c| SliceTrack { channels: [view(&c[0]), view(&c[1]), view(&c[2])] }).collect();
+    let parents = [u16::MAX, 0, 1, 0, 3];
+    let rest = rest_3d::<S>();
+    let lods = [0, 0, 1, 2, 0];
+    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap().with_lods(&lods).unwrap();
+    for looping in [true, false] {
+        let clip = SliceSkelClip { duration: S::TWO, looping, tracks: &tracks, events: &[] };
+        clip.check::<Transform3<S>>().unwrap();
+        for rotation in [RotationInterp::Nlerp, RotationInterp::Slerp] {
+            for lod in [u8::MAX, 0, 1] {
+                same_as_plain::<S, Transform3<S>, _>(&skeleton, &clip, rotation, lod);
+            }
+        }
+    }
+}
+
+#[test]
+fn cached_equals_plain_3d_f32() {
+    cached_equals_plain_3d::<f32>();
+}
+
+#[test]
+fn cached_equals_plain_3d_q16() {
+    cached_equals_plain_3d::<Q16>();
+}
+
+fn cached_equals_plain_2d<S: Scalar>() {
+    use Interpolation::{Hermite, Linear, Step};
+    let chans: Vec<[Option<Ch<S>>; 3]> = vec![
+        [
+            ch(Hermite, &[0.0, 2.0], &[0., 0., 4., 2.], &[1., -1., 0., 0., 0., 0., 2., 2.]),
+            ch(Linear, &[0.0, 1.0, 2.0], &[0.0, 1.5, -1.5], &[]),
+            None,
+        ],
+        [None, ch(Step, &[0.5, 1.25], &[1.0, -1.0], &[]), ch(Linear, &[0.5], &[1.0, 3.0], &[])],
+    ];
+    let tracks: Vec<SliceTrack<'_, S>> =
+        chans.iter().map(|c| SliceTrack { channels: [view(&c[0]), view(&c[1]), view(&c[2])] }).collect();
+    let clip = SliceSkelClip { duration: S::TWO, looping: true, tracks: &tracks, events: &[] };
+    clip.check::<Transform2<S>>().unwrap();
+    let parents = [u16::MAX, 0, 1, 2, 3];
+    let rest = [Transform2::<S>::IDENTITY; 5];
+    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+    same_as_plain::<S, Transform2<S>, _>(&skeleton, &clip, RotationInterp::Nlerp, u8::MAX);
+}
+
+#[test]
+fn cached_equals_plain_2d_f32() {
+    cached_equals_plain_2d::<f32>();
+}
+
+#[test]
+fn cached_equals_plain_2d_q16() {
+    cached_equals_plain_2d::<Q16>();
+}
+
+/// A clip that counts `channel` calls.
+struct Counting<'a, S> {
+    inner: SliceSkelClip<'a, S>,
+    calls: &'a Cell<usize>,
+}
+
+impl<'a, S: Scalar> SkelClipSource<S> for Counting<'a, S> {
+    type Scalars = &'a [S];
+    fn duration(&self) -> S {
+        self.inner.duration
+    }
+    fn looping(&self) -> bool {
+        self.inner.looping
+    }
+    fn bone_count(&self) -> usize {
+        SkelClipSource::<S>::bone_count(&self.inner)
+    }
+    fn channel(&self, bone: usize, kind: ChannelKind) -> Option<ChannelData<&'a [S]>> {
+        self.calls.set(self.calls.get() + 1);
+        self.inner.channel(bone, kind)
+    }
+    fn cache_key(&self) -> Option<usize> {
+        self.inner.cache_key()
+    }
+}
+
+/// Forward playback between two keys reads nothing from the clip, and the values are the
+/// hand-computed lerps.
+fn hits_read_nothing<S: Scalar>() {
+    use Interpolation::Linear;
+    // Bone 0: translation (0,0,0) at 0 s to (6,3,0) at 1 s, then (0,0,0) at 2 s; no rotation or
+    // scale channel (the rest pose's, read from the skeleton, not the clip).
+    let t = ch::<S>(Linear, &[0.0, 1.0, 2.0], &[0., 0., 0., 6., 3., 0., 0., 0., 0.], &[]);
+    let tracks = [SliceTrack { channels: [view(&t), None, None] }];
+    let calls = Cell::new(0);
+    let clip = Counting {
+        inner: SliceSkelClip { duration: S::TWO, looping: true, tracks: &tracks, events: &[] },
+        calls: &calls,
+    };
+    let parents = [u16::MAX];
+    let rest = [Transform3::new(Vec3::ZERO, Transform3::<S>::IDENTITY.rotation, Vec3::new(S::TWO, S::TWO, S::TWO))];
+    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+    let mut ctx = CachedSamplingContext::<S, Transform3<S>, 1>::new();
+    let mut pose = [Transform3::IDENTITY];
+    let mut at = |time: f64| {
+        SamplingJob::new(&skeleton, &clip, S::from_f64(time)).run(&mut ctx, &mut pose).unwrap();
+        pose[0]
+    };
+    // The first sample fills the cache: three channel calls (translation, then the two missing).
+    let p = at(0.25);
+    assert_eq!(calls.get(), 3);
+    assert_eq!(p.translation, Vec3::new(S::from_f64(1.5), S::from_f64(0.75), S::ZERO));
+    assert_eq!(p.scale, Vec3::new(S::TWO, S::TWO, S::TWO));
+    // Within [0, 1): no call at all.
+    for (time, x, y) in [(0.5, 3.0, 1.5), (0.75, 4.5, 2.25), (0.0, 0.0, 0.0)] {
+        let p = at(time);
+        assert_eq!(p.translation, Vec3::new(S::from_f64(x), S::from_f64(y), S::ZERO), "t = {time}");
+    }
+    assert_eq!(calls.get(), 3);
+    // Crossing a key refills the translation only (the missing channels stay known).
+    let p = at(1.5);
+    assert_eq!(calls.get(), 4);
+    assert_eq!(p.translation, Vec3::new(S::from_f64(3.0), S::from_f64(1.5), S::ZERO));
+    // The plain context calls the clip for every channel every time.
+    let mut plain = SamplingContext::<1>::new();
+    calls.set(0);
+    SamplingJob::new(&skeleton, &clip, S::from_f64(1.5)).run(&mut plain, &mut pose).unwrap();
+    assert_eq!(calls.get(), 3);
+}
+
+#[test]
+fn hits_read_nothing_f32() {
+    hits_read_nothing::<f32>();
+}
+
+#[test]
+fn hits_read_nothing_q16() {
+    hits_read_nothing::<Q16>();
+}
+
+/// One context used with two clips in turn: each switch drops the cache (the other clip's keys are
+/// never used), and after `invalidate` nothing stale is used either.
+fn switching_clips<S: Scalar>() {
+    use Interpolation::Linear;
+    let a = ch::<S>(Linear, &[0.0, 2.0], &[0., 0., 0., 2., 0., 0.], &[]);
+    let b = ch::<S>(Linear, &[0.0, 2.0], &[0., 0., 0., 0., 4., 0.], &[]);
+    let ta = [SliceTrack { channels: [view(&a), None, None] }];
+    let tb = [SliceTrack { channels: [view(&b), None, None] }];
+    let clip_a = SliceSkelClip { duration: S::TWO, looping: true, tracks: &ta, events: &[] };
+    let clip_b = SliceSkelClip { duration: S::TWO, looping: true, tracks: &tb, events: &[] };
+    let parents = [u16::MAX];
+    let rest = [Transform3::<S>::IDENTITY];
+    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+    let mut ctx = CachedSamplingContext::<S, Transform3<S>, 1>::new();
+    let mut pose = [Transform3::IDENTITY];
+    let one = S::ONE;
+    for _ in 0..3 {
+        SamplingJob::new(&skeleton, &clip_a, one).run(&mut ctx, &mut pose).unwrap();
+        assert_eq!(pose[0].translation, Vec3::new(one, S::ZERO, S::ZERO));
+        SamplingJob::new(&skeleton, &clip_b, one).run(&mut ctx, &mut pose).unwrap();
+        assert_eq!(pose[0].translation, Vec3::new(S::ZERO, S::TWO, S::ZERO));
+    }
+    ctx.invalidate();
+    SamplingJob::new(&skeleton, &clip_b, S::HALF).run(&mut ctx, &mut pose).unwrap();
+    assert_eq!(pose[0].translation, Vec3::new(S::ZERO, one, S::ZERO));
+    assert_eq!(ctx.capacity(), 1);
+}
+
+#[test]
+fn switching_clips_f32() {
+    switching_clips::<f32>();
+}
+
+#[test]
+fn switching_clips_q16() {
+    switching_clips::<Q16>();
+}
+
+#[test]
+fn memory_per_bone() {
+    // 12 bytes of cursors + two joints + 6 bracket bounds + 3 span bytes (padded), plus the clip key
+    // (an `Option<usize>`: 8 bytes on 32-bit targets, 16 here).
+    let key = core::mem::size_of::<Option<usize>>();
+    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform3<f32>, 70>>(), 70 * 120 + key);
+    assert_eq!(core::mem::size_of::<CachedSamplingContext<Q16, Transform3<Q16>, 70>>(), 70 * 120 + key);
+    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform2<f32>, 70>>(), 70 * 80 + key);
+}
