@@ -544,7 +544,7 @@ fn refill<S: Scalar, A: Scalars<S>, J: Joint<S>>(
                 Some((Span::Always, S::ZERO, S::ZERO))
             } else if k.saturating_add(1) >= n {
                 Some((Span::After, tk, S::ZERO))
-            } else if !(t >= tk) {
+            } else if matches!(t.partial_cmp(&tk), Some(core::cmp::Ordering::Less) | None) {
                 // Before the first key (or a NaN time, which no wrapped time is).
                 Some((Span::Before, S::ZERO, tk))
             } else {
