@@ -15,18 +15,22 @@
 //! - `blend2`: one `BlendingJob::run` of two layers (Idle at 0.7 and the clip at 0.3, no masks).
 //! - `l2m`: one `LocalToModelJob::run` of a sampled pose.
 //! - `frame`: two forward samples (the clip and Idle), a two-layer blend, local-to-model.
+//! - `sample_fwd_cached`, `frame_cached`: `sample_fwd` and `frame` with `CachedSamplingContext`s
+//!   (the key pairs in use kept decoded; a step inside a bracket reads nothing from the clip).
 //!
 //! With `OSSICLE_SKEL_DIGEST=1` in the environment it benchmarks nothing: it prints, per scalar
 //! type, source (RAM, blob) and clip, an FNV-1a digest of the raw bits of every pose the jobs above
 //! produce (sampling forward and by seeks, blending with and without masks and additive layers,
-//! local-to-model), so that an optimisation can be checked to leave every result bit-identical:
+//! local-to-model), so that an optimisation can be checked to leave every result bit-identical
+//! (and checks that `CachedSamplingContext`s give the same sampled poses as plain contexts):
 //! `OSSICLE_SKEL_DIGEST=1 cargo bench -p ossicle-host --bench skeleton`, before and after, and diff.
 
 use criterion::{black_box, BenchmarkGroup, Criterion};
 use ossicle::math::{Quat, Transform3, Vec3};
 use ossicle::skeleton::{
-    AdditiveReference, BlendLayer, BlendingJob, ChannelData, Interpolation, LocalToModelJob, RotationInterp,
-    SamplingContext, SamplingJob, SkelClipSource, SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,
+    AdditiveReference, BlendLayer, BlendingJob, CachedSamplingContext, ChannelData, Interpolation, LocalToModelJob,
+    RotationInterp, SamplingContext, SamplingJob, SkelClipSource, SkeletonSource, SliceSkelClip, SliceSkeleton,
+    SliceTrack,
 };
 use ossicle::{Asset, Scalar, Q16};
 use ossicle_format::ScalarEncoding;
@@ -150,6 +154,10 @@ where
     let dt = S::from_ratio(1, 60);
     let mut ctx = Box::new(SamplingContext::<BONES>::new());
     let mut ctx_i = Box::new(SamplingContext::<BONES>::new());
+    // The same samples through cached contexts must give the same poses, bit for bit.
+    let mut cached = Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new());
+    let mut cached_i = Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new());
+    let mut pc = [Transform3::<S>::IDENTITY; BONES];
     let (mut pa, mut pb) = ([Transform3::<S>::IDENTITY; BONES], [Transform3::<S>::IDENTITY; BONES]);
     let (mut blended, mut model) = ([Transform3::<S>::IDENTITY; BONES], [Transform3::<S>::IDENTITY; BONES]);
     let mask: Vec<S> = (0..BONES).map(|i| S::from_ratio((i % 5) as i32, 4)).collect();
@@ -160,10 +168,17 @@ where
             let rotation = if frame % 7 == 3 { RotationInterp::Slerp } else { RotationInterp::Nlerp };
             let _ = SamplingJob { skeleton: skel, clip: c, time, rotation, lod: u8::MAX }.run(ctx, out);
         };
+        let rotation = if frame % 7 == 3 { RotationInterp::Slerp } else { RotationInterp::Nlerp };
         sample(clip, t, &mut ctx, &mut pa);
         digest_pose(&mut hs, &pa);
+        let _ = SamplingJob { skeleton: skel, clip, time: t, rotation, lod: u8::MAX }.run(&mut *cached, &mut pc);
+        assert!(pc == pa, "{label}: the cached context differs at frame {frame}");
         sample(idle, t.mul(S::from_ratio(3, 2)), &mut ctx_i, &mut pb);
         digest_pose(&mut hs, &pb);
+        let ti = t.mul(S::from_ratio(3, 2));
+        let _ =
+            SamplingJob { skeleton: skel, clip: idle, time: ti, rotation, lod: u8::MAX }.run(&mut *cached_i, &mut pc);
+        assert!(pc == pb, "{label}: the cached context differs on Idle at frame {frame}");
         let w = S::from_ratio(frame % 13, 12);
         let layers = [
             BlendLayer { pose: &pb[..], weight: S::ONE.sub(w), mask: None },
@@ -198,8 +213,10 @@ where
     for (i, time) in xorshift_times(duration.to_f64() * 1.25).into_iter().enumerate() {
         let time = S::from_f64(time - duration.to_f64() * 0.125);
         let rotation = if i % 5 == 0 { RotationInterp::Slerp } else { RotationInterp::Nlerp };
-        let _ = SamplingJob { skeleton: skel, clip, time, rotation, lod: u8::MAX }.run(&mut ctx, &mut pa);
+        let _ = SamplingJob { skeleton: skel, clip, time, rotation, lod: u8::MAX }.run(&mut *ctx, &mut pa);
         digest_pose(&mut hk, &pa);
+        let _ = SamplingJob { skeleton: skel, clip, time, rotation, lod: u8::MAX }.run(&mut *cached, &mut pc);
+        assert!(pc == pa, "{label}: the cached context differs at seek {i}");
     }
     println!("{label}: sample {hs:016x} seek {hk:016x} blend {hb:016x} blend_masked_additive {hm:016x} l2m {hl:016x}");
 }
@@ -217,7 +234,7 @@ where
         let mut t = S::ZERO;
         b.iter(|| {
             let job = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX };
-            let _ = black_box(job.run(&mut ctx, &mut out));
+            let _ = black_box(job.run(&mut *ctx, &mut out));
             t = t.add(dt);
             if t >= duration {
                 t = t.sub(duration);
@@ -233,7 +250,7 @@ where
             let time = times[i & 1023];
             i = i.wrapping_add(1);
             let job = SamplingJob { skeleton: skel, clip, time, rotation: RotationInterp::Nlerp, lod: u8::MAX };
-            let _ = black_box(job.run(&mut ctx, &mut out));
+            let _ = black_box(job.run(&mut *ctx, &mut out));
         })
     });
     let mut a = [Transform3::<S>::IDENTITY; BONES];
@@ -268,9 +285,52 @@ where
         let (mut t, mut ti) = (S::ZERO, S::ZERO);
         b.iter(|| {
             let _ = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX }
-                .run(&mut ctx_a, &mut pa);
+                .run(&mut *ctx_a, &mut pa);
             let _ = SamplingJob { skeleton: skel, clip: idle, time: ti, rotation: RotationInterp::Nlerp, lod: u8::MAX }
-                .run(&mut ctx_b, &mut pb);
+                .run(&mut *ctx_b, &mut pb);
+            let layers = [
+                BlendLayer { pose: &pb[..], weight: S::from_ratio(7, 10), mask: None },
+                BlendLayer { pose: &pa[..], weight: S::from_ratio(3, 10), mask: None },
+            ];
+            let _ = BlendingJob::new(skel, &layers).run(&mut blended);
+            let _ = black_box(LocalToModelJob::new(skel).run(&blended, &mut model));
+            t = t.add(dt);
+            if t >= duration {
+                t = t.sub(duration);
+            }
+            ti = ti.add(dt);
+            if ti >= idle_duration {
+                ti = ti.sub(idle_duration);
+            }
+        })
+    });
+    g.bench_function(format!("{label}/sample_fwd_cached"), |b| {
+        let mut ctx = Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new());
+        let mut out = [Transform3::<S>::IDENTITY; BONES];
+        let mut t = S::ZERO;
+        b.iter(|| {
+            let job = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX };
+            let _ = black_box(job.run(&mut *ctx, &mut out));
+            t = t.add(dt);
+            if t >= duration {
+                t = t.sub(duration);
+            }
+        })
+    });
+    g.bench_function(format!("{label}/frame_cached"), |b| {
+        let mut ctx_a = Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new());
+        let mut ctx_b = Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new());
+        let mut pa = [Transform3::<S>::IDENTITY; BONES];
+        let mut pb = [Transform3::<S>::IDENTITY; BONES];
+        let mut blended = [Transform3::<S>::IDENTITY; BONES];
+        let mut model = [Transform3::<S>::IDENTITY; BONES];
+        let idle_duration = idle.duration();
+        let (mut t, mut ti) = (S::ZERO, S::ZERO);
+        b.iter(|| {
+            let _ = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX }
+                .run(&mut *ctx_a, &mut pa);
+            let _ = SamplingJob { skeleton: skel, clip: idle, time: ti, rotation: RotationInterp::Nlerp, lod: u8::MAX }
+                .run(&mut *ctx_b, &mut pb);
             let layers = [
                 BlendLayer { pose: &pb[..], weight: S::from_ratio(7, 10), mask: None },
                 BlendLayer { pose: &pa[..], weight: S::from_ratio(3, 10), mask: None },

@@ -114,7 +114,7 @@ where
     for &time in times {
         let t = S::from_f64(time);
         let job = SamplingJob { skeleton, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX };
-        job.run(&mut ctx, &mut local).map_err(|e| format!("sampling at {time} s: {e}"))?;
+        job.run(&mut *ctx, &mut local).map_err(|e| format!("sampling at {time} s: {e}"))?;
         let pose = match space {
             Space::Local => &local,
             Space::Model => {

@@ -25,6 +25,11 @@
 //!   cycle apart), a two-layer blend (0.7 / 0.3) and local-to-model; `K = U_FWD · 70`.
 //! - `skel.rq.*`: `skel.sample-fwd`, `skel.sample-seek` and `skel.frame` with the reduced and
 //!   quantised blob (1,042 keys instead of 3,627, 16-bit values).
+//! - `skel.cached.sample-fwd`, `skel.cached.sample-seek`, `skel.rq.cached.sample-fwd`: the same
+//!   sampling with a `CachedSamplingContext` (the key pairs in use kept decoded: a forward step
+//!   inside a bracket reads nothing from the blob; seeks miss every time). Checked against the time
+//!   sampled again with a fresh plain context (FNV-1a digests of the two poses: a second pose does
+//!   not fit beside the 8,408-byte context).
 //!
 //! After each measurement the result is checked, and a `bench-error` line is printed when it is
 //! wrong: the last sampled pose equals (bit for bit) the same time sampled again with fresh
@@ -33,8 +38,9 @@
 //! (which NaN fails), and each timed loop's output equals one computed outside it.
 //!
 //! Memory: three poses (3 × 70 × 40 bytes) and two contexts (2 × 840 bytes) on the stack (10,080
-//! bytes of the 16 KiB RAM); the stack's peak is measured and printed (`stack: …`), and the run
-//! fails when less than 1 KiB stays unused.
+//! bytes of the 16 KiB RAM), then for the cached rows one pose, a cached context and a plain one
+//! (11,248 bytes); the stack's peak is measured and printed (`stack: …`), and the run fails when
+//! less than 1 KiB stays unused.
 
 use core::hint::black_box;
 
@@ -42,8 +48,8 @@ use crate::bench::{announce, bench_start, bench_stop, check};
 use crate::{check_stack, exit, line, repaint_stack, stack_usage};
 use ossicle::math::Transform3;
 use ossicle::skeleton::{
-    BlendLayer, BlendingJob, BlobSkelClip, BlobSkeleton, LocalToModelJob, SamplingContext, SamplingJob, SkelClipSource,
-    SkeletonSource,
+    BlendLayer, BlendingJob, BlobSkelClip, BlobSkeleton, CachedSamplingContext, LocalToModelJob, SamplingContext,
+    SamplingJob, SkelClipSource, SkeletonSource,
 };
 use ossicle::{Asset, Scalar};
 
@@ -320,6 +326,103 @@ fn frame<S: Scalar>(ty: &[u8], name: &str, blob: &[u8], w: &mut Work<S>) {
     check(name, ok && in_range(&hips) && hips == bone(&w.a, p.hips) && hand == bone(&w.a, p.hand));
 }
 
+/// What the cached-context rows use: one pose, a [`CachedSamplingContext`] (8,408 bytes) and a
+/// plain context for the check (11,248 bytes, in the frame of `cached_rows`).
+struct CachedWork<S: Scalar> {
+    pose: [Transform3<S>; BONES],
+    ctx: CachedSamplingContext<S, Transform3<S>, BONES>,
+    plain: SamplingContext<BONES>,
+}
+
+impl<S: Scalar> CachedWork<S> {
+    /// Every pose the identity, nothing cached (a constant: see [`Work::NEW`]).
+    const NEW: Self =
+        Self { pose: [Transform3::IDENTITY; BONES], ctx: CachedSamplingContext::new(), plain: SamplingContext::new() };
+}
+
+/// FNV-1a over every word of `pose` (the check compares poses by digest: two poses do not fit
+/// the RAM beside a cached context).
+fn digest<S: Scalar>(pose: &[Transform3<S>]) -> u32 {
+    let mut h: u32 = 0x811C_9DC5;
+    for j in pose {
+        let words = [
+            j.translation.x,
+            j.translation.y,
+            j.translation.z,
+            j.rotation.x,
+            j.rotation.y,
+            j.rotation.z,
+            j.rotation.w,
+            j.scale.x,
+            j.scale.y,
+            j.scale.z,
+        ];
+        for v in words {
+            h = (h ^ v.to_blob_bits()).wrapping_mul(0x0100_0193);
+        }
+    }
+    h
+}
+
+/// The pose in `w.pose` equals `t` sampled again with a fresh plain context (bit for bit, by
+/// digest), and its hips are in range.
+fn cached_checks<S: Scalar>(
+    skel: &BlobSkeleton<'_>,
+    clip: &BlobSkelClip<'_>,
+    t: S,
+    w: &mut CachedWork<S>,
+    p: Probes,
+) -> bool {
+    let before = digest(&w.pose);
+    let ran = sample_fresh(skel, clip, t, &mut w.plain, &mut w.pose);
+    ran && before == digest(&w.pose) && in_range(&bone(&w.pose, p.hips))
+}
+
+/// Forward sampling at 60 Hz with one persistent [`CachedSamplingContext`].
+#[inline(never)]
+fn cached_fwd<S: Scalar>(ty: &[u8], name: &str, blob: &[u8], w: &mut CachedWork<S>) {
+    let Some((skel, clip, p)) = slowrun::<S>(blob) else { return check(name, false) };
+    let dt = S::from_ratio(1, 60);
+    let d = duration::<S>(&clip);
+    let mut t = S::ZERO;
+    w.ctx.invalidate();
+    let mut ok = SamplingJob::new(&skel, &clip, t).run(&mut w.ctx, &mut w.pose).is_ok();
+    announce(ty, name, 0, U_FWD * BONES);
+    bench_start();
+    for _ in 0..U_FWD {
+        t = advance(t, black_box(dt), d);
+        ok &= black_box(SamplingJob::new(&skel, &clip, t).run(&mut w.ctx, &mut w.pose)).is_ok();
+    }
+    bench_stop();
+    check(name, ok && cached_checks(&skel, &clip, t, w, p));
+}
+
+/// Sampling at scattered times with one persistent [`CachedSamplingContext`] (every sample misses).
+#[inline(never)]
+fn cached_seek<S: Scalar>(ty: &[u8], name: &str, blob: &[u8], w: &mut CachedWork<S>) {
+    let Some((skel, clip, p)) = slowrun::<S>(blob) else { return check(name, false) };
+    let times = seek_times(duration::<S>(&clip));
+    w.ctx.invalidate();
+    let mut ok = SamplingJob::new(&skel, &clip, S::ZERO).run(&mut w.ctx, &mut w.pose).is_ok();
+    announce(ty, name, 0, SEEKS * BONES);
+    bench_start();
+    for t in times.iter() {
+        ok &= black_box(SamplingJob::new(&skel, &clip, black_box(*t)).run(&mut w.ctx, &mut w.pose)).is_ok();
+    }
+    bench_stop();
+    let last = times.last().copied().unwrap_or(S::ZERO);
+    check(name, ok && cached_checks(&skel, &clip, last, w, p));
+}
+
+/// The cached-context rows of both blobs (the context lives in this frame).
+#[inline(never)]
+fn cached_rows<S: Scalar>(ty: &[u8], lossless: &[u8], reduced: &[u8]) {
+    let mut w = CachedWork::<S>::NEW;
+    cached_fwd(ty, "skel.cached.sample-fwd", lossless, &mut w);
+    cached_seek(ty, "skel.cached.sample-seek", lossless, &mut w);
+    cached_fwd(ty, "skel.rq.cached.sample-fwd", reduced, &mut w);
+}
+
 /// Every benchmark in `S` on SlowRun from `lossless` and from `reduced` (reduced and quantised),
 /// printing the rows (`ty`: the type's name in them), then the stack's peak (lossless rows and
 /// reduced rows apart), and ends the emulation (status 0, or 30 when less than 1 KiB of stack
@@ -329,9 +432,12 @@ pub fn run<S: Scalar>(ty: &'static [u8], lossless: &[u8], reduced: &[u8]) -> ! {
     let (_, lossless_peak) = stack_usage();
     repaint_stack();
     reduced_rows::<S>(ty, reduced);
-    let (size, reduced_peak) = stack_usage();
+    let (_, reduced_peak) = stack_usage();
+    repaint_stack();
+    cached_rows::<S>(ty, lossless, reduced);
+    let (size, cached_peak) = stack_usage();
     line(&[b"bench done"]);
-    check_stack(size, (b"lossless", lossless_peak), (b"reduced", reduced_peak));
+    check_stack(size, (b"lossless", lossless_peak), (b"reduced and cached", reduced_peak.max(cached_peak)));
     exit(0)
 }
 
