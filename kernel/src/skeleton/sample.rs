@@ -267,22 +267,31 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for SamplingCon
             }
             let [ct, cr, cs] = cursor;
             // Each channel is fetched and sampled in turn (a blob's channel views are large to
-            // keep around); the rest pose is read only for a bone missing a channel.
+            // keep around); the rest pose is read only for a bone missing a channel. Written out
+            // per kind, so that each kind's widths and branches are constants in its copy.
             let mut joint = J::IDENTITY;
             let mut missing = [false; 3];
-            // Written out per kind (not a loop) so that each kind's widths and branches are
-            // constants in its copy.
-            let mut one = |kind: ChannelKind, cursor: &mut u32, missing: &mut bool| match &job.clip.channel(i, kind) {
+            match &job.clip.channel(i, ChannelKind::Translation) {
                 Some(ch) => {
-                    let v = sample_channel::<S, C::Scalars, J>(ch, kind, t, cursor, slerp, &mut memo);
-                    joint.set_channel_values(kind, v);
+                    let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Translation, t, ct, slerp, &mut memo);
+                    joint.set_channel_values(ChannelKind::Translation, v);
                 }
-                None => *missing = true,
-            };
-            let [mt, mr, ms] = &mut missing;
-            one(ChannelKind::Translation, ct, mt);
-            one(ChannelKind::Rotation, cr, mr);
-            one(ChannelKind::Scale, cs, ms);
+                None => missing[0] = true,
+            }
+            match &job.clip.channel(i, ChannelKind::Rotation) {
+                Some(ch) => {
+                    let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Rotation, t, cr, slerp, &mut memo);
+                    joint.set_channel_values(ChannelKind::Rotation, v);
+                }
+                None => missing[1] = true,
+            }
+            match &job.clip.channel(i, ChannelKind::Scale) {
+                Some(ch) => {
+                    let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Scale, t, cs, slerp, &mut memo);
+                    joint.set_channel_values(ChannelKind::Scale, v);
+                }
+                None => missing[2] = true,
+            }
             *out = job.fill_missing(i, joint, missing);
         }
     }
@@ -454,16 +463,19 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for CachedSampl
             let [ct, cr, cs] = cursor;
             let mut joint = J::IDENTITY;
             let mut missing = [false; 3];
-            let mut one = |kind: ChannelKind, cursor: &mut u32, missing: &mut bool| match sample_cached(
-                job.clip, i, kind, t, cursor, entry, slerp, &mut memo,
-            ) {
-                Some(v) => joint.set_channel_values(kind, v),
-                None => *missing = true,
-            };
-            let [mt, mr, ms] = &mut missing;
-            one(ChannelKind::Translation, ct, mt);
-            one(ChannelKind::Rotation, cr, mr);
-            one(ChannelKind::Scale, cs, ms);
+            // Written out per kind (see `SamplingContext`'s loop).
+            match sample_cached(job.clip, i, ChannelKind::Translation, t, ct, entry, slerp, &mut memo) {
+                Some(v) => joint.set_channel_values(ChannelKind::Translation, v),
+                None => missing[0] = true,
+            }
+            match sample_cached(job.clip, i, ChannelKind::Rotation, t, cr, entry, slerp, &mut memo) {
+                Some(v) => joint.set_channel_values(ChannelKind::Rotation, v),
+                None => missing[1] = true,
+            }
+            match sample_cached(job.clip, i, ChannelKind::Scale, t, cs, entry, slerp, &mut memo) {
+                Some(v) => joint.set_channel_values(ChannelKind::Scale, v),
+                None => missing[2] = true,
+            }
             *out = job.fill_missing(i, joint, missing);
         }
     }
