@@ -508,18 +508,18 @@ fn sample_cached<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
     if hit {
         memo.hint = *cursor as usize;
     } else {
-        let ch = match clip.channel(bone, kind) {
-            Some(ch) => ch,
+        // By reference to the temporary: a blob's channel view is large to move.
+        match &clip.channel(bone, kind) {
             None => {
                 *span = Span::Missing;
                 return None;
             }
-        };
-        if ch.interpolation == Interpolation::Hermite {
-            *span = Span::Empty;
-            return Some(sample_channel::<S, C::Scalars, J>(&ch, kind, t, cursor, slerp, memo));
+            Some(ch) if ch.interpolation == Interpolation::Hermite => {
+                *span = Span::Empty;
+                return Some(sample_channel::<S, C::Scalars, J>(ch, kind, t, cursor, slerp, memo));
+            }
+            Some(ch) => refill(ch, kind, t, cursor, e, memo),
         }
-        refill(&ch, kind, t, cursor, e, memo);
     }
     let (span, lo, hi) = e.slot(kind);
     let (span, lo, hi) = (*span, *lo, *hi);
@@ -550,11 +550,13 @@ fn refill<S: Scalar, A: Scalars<S>, J: Joint<S>>(
     let (k, t0, t1) = match bracket {
         Bracket::Between(k, t0, t1) => (k, t0, t1),
         Bracket::Key(k) => {
-            let v = key_values(&ch.values, k, w);
-            let tk = ch.times.get(k);
+            // A held key (one key, from the last key on, before the first), or key k's own time,
+            // which starts the bracket [t_k, t_k+1): cache that bracket, whose value at t_k is key k.
+            let last = k.saturating_add(1) >= n;
+            let tk = if n < 2 { S::ZERO } else { ch.times.get(k) };
             let held = if n < 2 {
                 Some((Span::Always, S::ZERO, S::ZERO))
-            } else if k.saturating_add(1) >= n {
+            } else if last {
                 Some((Span::After, tk, S::ZERO))
             } else if matches!(t.partial_cmp(&tk), Some(core::cmp::Ordering::Less) | None) {
                 // Before the first key (or a NaN time, which no wrapped time is).
@@ -563,12 +565,12 @@ fn refill<S: Scalar, A: Scalars<S>, J: Joint<S>>(
                 None
             };
             if let Some((s, l, h)) = held {
+                let v = key_values(&ch.values, k, w);
                 let (span, lo, hi) = e.slot(kind);
                 (*span, *lo, *hi) = (s, l, h);
                 e.a.set_channel_values(kind, v);
                 return;
             }
-            // At key k's own time: cache the bracket that starts there.
             (k, tk, ch.times.get(k.wrapping_add(1)))
         }
     };
