@@ -545,6 +545,12 @@ fn refill<S: Scalar, A: Scalars<S>, J: Joint<S>>(
 ) {
     let w = width::<S, J>(kind);
     let n = ch.times.len();
+    // The bracket after the cached one starts with the cached end key (forward playback).
+    let (span, _, _) = e.slot(kind);
+    let next = match *span {
+        Span::Lerp | Span::Hold => Some((*cursor).wrapping_add(1) as usize),
+        _ => None,
+    };
     let bracket = locate(&ch.times, t, cursor, memo.hint);
     memo.hint = *cursor as usize;
     let (k, t0, t1) = match bracket {
@@ -574,7 +580,11 @@ fn refill<S: Scalar, A: Scalars<S>, J: Joint<S>>(
             (k, tk, ch.times.get(k.wrapping_add(1)))
         }
     };
-    let (a, b) = ch.values.get4_pair(k.wrapping_mul(w), w);
+    let (a, b) = if next == Some(k) {
+        (e.b.channel_values(kind), key_values(&ch.values, k.wrapping_add(1), w))
+    } else {
+        ch.values.get4_pair(k.wrapping_mul(w), w)
+    };
     let (span, lo, hi) = e.slot(kind);
     *span = if ch.interpolation == Interpolation::Step { Span::Hold } else { Span::Lerp };
     (*lo, *hi) = (t0, t1);
