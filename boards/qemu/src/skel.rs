@@ -27,7 +27,9 @@
 //!   quantised blob (1,042 keys instead of 3,627, 16-bit values).
 //! - `skel.cached.sample-fwd`, `skel.cached.sample-seek`, `skel.rq.cached.sample-fwd`: the same
 //!   sampling with a `CachedSamplingContext` (the key pairs in use kept decoded: a forward step
-//!   inside a bracket reads nothing from the blob; seeks miss every time). Checked against the time
+//!   inside a bracket reads nothing from the blob; seeks miss every time); at 60 Hz on SlowRun's
+//!   30 Hz keys every other frame crosses a key. `skel.cached.sample-slowmo`: the same at a quarter
+//!   of the speed (the clip advancing 1/240 s a frame: a key crossed every 8th frame). Checked against the time
 //!   sampled again with a fresh plain context (FNV-1a digests of the two poses: a second pose does
 //!   not fit beside the 8,408-byte context).
 //!
@@ -378,11 +380,12 @@ fn cached_checks<S: Scalar>(
     ran && before == digest(&w.pose) && in_range(&bone(&w.pose, p.hips))
 }
 
-/// Forward sampling at 60 Hz with one persistent [`CachedSamplingContext`].
+/// Forward sampling at 60 Hz with one persistent [`CachedSamplingContext`], at `speed_div`-th
+/// speed (1: real time; 4: slow motion, the clip advancing by 1/240 s a frame).
 #[inline(never)]
-fn cached_fwd<S: Scalar>(ty: &[u8], name: &str, blob: &[u8], w: &mut CachedWork<S>) {
+fn cached_fwd<S: Scalar>(ty: &[u8], name: &str, blob: &[u8], w: &mut CachedWork<S>, speed_div: i32) {
     let Some((skel, clip, p)) = slowrun::<S>(blob) else { return check(name, false) };
-    let dt = S::from_ratio(1, 60);
+    let dt = S::from_ratio(1, 60 * speed_div);
     let d = duration::<S>(&clip);
     let mut t = S::ZERO;
     w.ctx.invalidate();
@@ -418,9 +421,10 @@ fn cached_seek<S: Scalar>(ty: &[u8], name: &str, blob: &[u8], w: &mut CachedWork
 #[inline(never)]
 fn cached_rows<S: Scalar>(ty: &[u8], lossless: &[u8], reduced: &[u8]) {
     let mut w = CachedWork::<S>::NEW;
-    cached_fwd(ty, "skel.cached.sample-fwd", lossless, &mut w);
+    cached_fwd(ty, "skel.cached.sample-fwd", lossless, &mut w, 1);
+    cached_fwd(ty, "skel.cached.sample-slowmo", lossless, &mut w, 4);
     cached_seek(ty, "skel.cached.sample-seek", lossless, &mut w);
-    cached_fwd(ty, "skel.rq.cached.sample-fwd", reduced, &mut w);
+    cached_fwd(ty, "skel.rq.cached.sample-fwd", reduced, &mut w, 1);
 }
 
 /// Every benchmark in `S` on SlowRun from `lossless` and from `reduced` (reduced and quantised),
