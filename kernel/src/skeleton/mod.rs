@@ -12,7 +12,8 @@
 //! writes nothing when it returns a [`JobError`].
 //!
 //! - [`SamplingJob`]: a clip at a time → a local pose, with a [`SamplingContext`] of key cursors
-//!   per playing instance.
+//!   per playing instance, or a [`CachedSamplingContext`] that also keeps the keys in use decoded
+//!   (more memory, fewer reads of the clip; the same results).
 //! - [`BlendingJob`]: weighted layers ([`BlendLayer`], with per-bone masks) with a rest-pose fill
 //!   under a weight threshold, then additive layers → a local pose.
 //! - [`LocalToModelJob`]: a local pose → model transforms, optionally for a sub-range of bones.
@@ -39,6 +40,7 @@
 //! |---|---|---|
 //! | one joint of a pose, f32 or Q16.16 | 40 bytes | 20 bytes |
 //! | [`SamplingContext`] (per playing instance) | 12 bytes | 12 bytes |
+//! | [`CachedSamplingContext`] (instead of a [`SamplingContext`]; + 8 bytes per context) | 120 bytes | 80 bytes |
 //! | [`AnimPlayer`] (two contexts, two scratch poses; + 40 bytes per player) | 104 bytes | 64 bytes |
 //! | [`OneShot`] (a context, a scratch pose, a mask; + 20 bytes per layer) | 56 bytes | 36 bytes |
 //! | [`BlendSpacePlayer`] (three contexts, three scratch poses; + 48 bytes per player) | 156 bytes | 96 bytes |

@@ -103,6 +103,11 @@ impl<const N: usize> SamplingContext<N> {
 /// clip's keys and searched from). [`SamplingContext::invalidate`] resets the cursors, which only
 /// saves the first search.
 ///
+/// A [`CachedSamplingContext`] (any [`SamplingState`] can be passed to `run`) also keeps each
+/// channel's two keys around the time last sampled, decoded, with the same results: a time still
+/// between them reads nothing from the clip, which matters most for clips read in place from a
+/// blob with quantised or packed keys.
+///
 /// [`Quat::nlerp`]: crate::math::Quat::nlerp
 /// [`Quat::slerp`]: crate::math::Quat::slerp
 ///
