@@ -29,8 +29,8 @@ use criterion::{black_box, BenchmarkGroup, Criterion};
 use ossicle::math::{Quat, Transform3, Vec3};
 use ossicle::skeleton::{
     AdditiveReference, BlendLayer, BlendingJob, CachedSamplingContext, ChannelData, Interpolation, LocalToModelJob,
-    RotationInterp, SamplingContext, SamplingJob, SkelClipSource, SkeletonSource, SliceSkelClip, SliceSkeleton,
-    SliceTrack,
+    RotationInterp, SamplingContext, SamplingJob, SamplingState, SkelClipSource, SkeletonSource, SliceSkelClip,
+    SliceSkeleton, SliceTrack,
 };
 use ossicle::{Asset, Scalar, Q16};
 use ossicle_format::ScalarEncoding;
@@ -226,21 +226,8 @@ where
     K: SkeletonSource<S, Transform3<S>>,
     C: SkelClipSource<S>,
 {
-    let dt = S::from_ratio(1, 60);
     let duration = clip.duration();
-    g.bench_function(format!("{label}/sample_fwd"), |b| {
-        let mut ctx = Box::new(SamplingContext::<BONES>::new());
-        let mut out = [Transform3::<S>::IDENTITY; BONES];
-        let mut t = S::ZERO;
-        b.iter(|| {
-            let job = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX };
-            let _ = black_box(job.run(&mut *ctx, &mut out));
-            t = t.add(dt);
-            if t >= duration {
-                t = t.sub(duration);
-            }
-        })
-    });
+    bench_fwd(g, &format!("{label}/sample_fwd"), skel, clip, || Box::new(SamplingContext::<BONES>::new()));
     let times: Vec<S> = xorshift_times(duration.to_f64()).into_iter().map(S::from_f64).collect();
     g.bench_function(format!("{label}/sample_seek"), |b| {
         let mut ctx = Box::new(SamplingContext::<BONES>::new());
@@ -274,38 +261,26 @@ where
         let job = LocalToModelJob::new(skel);
         b.iter(|| black_box(job.run(black_box(&a), &mut out)))
     });
-    g.bench_function(format!("{label}/frame"), |b| {
-        let mut ctx_a = Box::new(SamplingContext::<BONES>::new());
-        let mut ctx_b = Box::new(SamplingContext::<BONES>::new());
-        let mut pa = [Transform3::<S>::IDENTITY; BONES];
-        let mut pb = [Transform3::<S>::IDENTITY; BONES];
-        let mut blended = [Transform3::<S>::IDENTITY; BONES];
-        let mut model = [Transform3::<S>::IDENTITY; BONES];
-        let idle_duration = idle.duration();
-        let (mut t, mut ti) = (S::ZERO, S::ZERO);
-        b.iter(|| {
-            let _ = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX }
-                .run(&mut *ctx_a, &mut pa);
-            let _ = SamplingJob { skeleton: skel, clip: idle, time: ti, rotation: RotationInterp::Nlerp, lod: u8::MAX }
-                .run(&mut *ctx_b, &mut pb);
-            let layers = [
-                BlendLayer { pose: &pb[..], weight: S::from_ratio(7, 10), mask: None },
-                BlendLayer { pose: &pa[..], weight: S::from_ratio(3, 10), mask: None },
-            ];
-            let _ = BlendingJob::new(skel, &layers).run(&mut blended);
-            let _ = black_box(LocalToModelJob::new(skel).run(&blended, &mut model));
-            t = t.add(dt);
-            if t >= duration {
-                t = t.sub(duration);
-            }
-            ti = ti.add(dt);
-            if ti >= idle_duration {
-                ti = ti.sub(idle_duration);
-            }
-        })
+    bench_frame(g, &format!("{label}/frame"), skel, clip, idle, || Box::new(SamplingContext::<BONES>::new()));
+    bench_fwd(g, &format!("{label}/sample_fwd_cached"), skel, clip, || {
+        Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new())
     });
-    g.bench_function(format!("{label}/sample_fwd_cached"), |b| {
-        let mut ctx = Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new());
+    bench_frame(g, &format!("{label}/frame_cached"), skel, clip, idle, || {
+        Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new())
+    });
+}
+
+/// Forward sampling at 60 Hz with one persistent context made by `context`.
+fn bench_fwd<S: Scalar, K, C, X>(g: &mut Group<'_>, name: &str, skel: &K, clip: &C, context: impl Fn() -> Box<X>)
+where
+    K: SkeletonSource<S, Transform3<S>>,
+    C: SkelClipSource<S>,
+    X: SamplingState<S, Transform3<S>>,
+{
+    let dt = S::from_ratio(1, 60);
+    let duration = clip.duration();
+    g.bench_function(name, |b| {
+        let mut ctx = context();
         let mut out = [Transform3::<S>::IDENTITY; BONES];
         let mut t = S::ZERO;
         b.iter(|| {
@@ -317,9 +292,27 @@ where
             }
         })
     });
-    g.bench_function(format!("{label}/frame_cached"), |b| {
-        let mut ctx_a = Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new());
-        let mut ctx_b = Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new());
+}
+
+/// Full frames at 60 Hz (`clip` and `idle` sampled forward, each with a context made by
+/// `context`, blended 0.3 / 0.7, local-to-model).
+fn bench_frame<S: Scalar, K, C, X>(
+    g: &mut Group<'_>,
+    name: &str,
+    skel: &K,
+    clip: &C,
+    idle: &C,
+    context: impl Fn() -> Box<X>,
+) where
+    K: SkeletonSource<S, Transform3<S>>,
+    C: SkelClipSource<S>,
+    X: SamplingState<S, Transform3<S>>,
+{
+    let dt = S::from_ratio(1, 60);
+    let duration = clip.duration();
+    g.bench_function(name, |b| {
+        let mut ctx_a = context();
+        let mut ctx_b = context();
         let mut pa = [Transform3::<S>::IDENTITY; BONES];
         let mut pb = [Transform3::<S>::IDENTITY; BONES];
         let mut blended = [Transform3::<S>::IDENTITY; BONES];
