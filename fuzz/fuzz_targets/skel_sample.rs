@@ -1,0 +1,99 @@
+//! Sampling blobs with skeletal sections: whatever `Asset::load` accepts, every skeletal clip
+//! sampled on its skeleton (3D or 2D, in the blob's scalar type) at a schedule of times — forward
+//! steps across more than a loop, backwards, scattered seeks, outside the clip, with nlerp and
+//! slerp — never panics, and a `CachedSamplingContext` gives the same poses, bit for bit, as a
+//! plain `SamplingContext` (the cache must never return a key pair that the clip's keys do not
+//! give at that time). Skeletons of more than 64 bones are skipped.
+//!
+//! Each input is loaded as it is and with its header's length and CRC repaired (as `skel_blob`
+//! does). Seeds: fuzz/seeds/skel_blob (`cargo fuzz run skel_sample fuzz/seeds/skel_blob`).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use ossicle::asset::Asset;
+use ossicle::math::{Transform2, Transform3};
+use ossicle::skeleton::{
+    BlobSkelClip, BlobSkeleton, CachedSamplingContext, Joint, RotationInterp, SamplingContext, SamplingJob,
+    SkelClipSource, SkeletonSource,
+};
+use ossicle::{Scalar, Q16};
+use ossicle_format::{checksum, HEADER_LEN};
+
+const BONES: usize = 64;
+
+/// Fractions of the clip's duration (in 1/1024ths) to sample at, in this order.
+fn schedule(seed: u32) -> impl Iterator<Item = (i32, RotationInterp)> {
+    let forward = (0..80).map(|i| i * 17);
+    let backward = (0..20).map(|i| 1024 - i * 41);
+    let mut x = seed | 1;
+    let seeks = (0..24).map(move |_| {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        (x % 1600) as i32 - 300
+    });
+    let edges = [0, 1024, 1024, -1, 2048, 5000, 512, 512];
+    forward
+        .chain(backward)
+        .chain(seeks)
+        .chain(edges)
+        .enumerate()
+        .map(|(i, f)| (f, if i % 5 == 2 { RotationInterp::Slerp } else { RotationInterp::Nlerp }))
+}
+
+fn bits<S: Scalar, J: Joint<S>>(pose: &[J]) -> Vec<[[u32; 4]; 3]> {
+    use ossicle::skeleton::ChannelKind;
+    pose.iter().map(|j| ChannelKind::ALL.map(|k| j.channel_values(k).map(|v| v.to_blob_bits()))).collect()
+}
+
+fn sample<S: Scalar, J: Joint<S>>(skel: &BlobSkeleton<'_>, clip: &BlobSkelClip<'_>, seed: u32)
+where
+    for<'b> BlobSkeleton<'b>: SkeletonSource<S, J>,
+{
+    let bones = SkeletonSource::<S, J>::bone_count(skel);
+    if bones == 0 || bones > BONES {
+        return;
+    }
+    let duration = SkelClipSource::<S>::duration(clip);
+    let mut plain = SamplingContext::<BONES>::new();
+    let mut cached = CachedSamplingContext::<S, J, BONES>::new();
+    let (mut a, mut b) = ([J::IDENTITY; BONES], [J::IDENTITY; BONES]);
+    for (f, rotation) in schedule(seed) {
+        let time = duration.mul(S::from_ratio(f, 1024));
+        let job = SamplingJob { skeleton: skel, clip, time, rotation, lod: u8::MAX };
+        let ra = job.run(&mut plain, &mut a);
+        let rb = job.run(&mut cached, &mut b);
+        assert_eq!(ra, rb);
+        if ra.is_ok() {
+            assert!(bits::<S, J>(&a[..bones]) == bits::<S, J>(&b[..bones]), "cached differs at {f}/1024");
+        }
+    }
+}
+
+fn run<S: Scalar>(asset: &Asset<'_>, seed: u32) {
+    for clip in asset.skel_clips() {
+        let Some(skel) = asset.skeleton_of(&clip) else { continue };
+        sample::<S, Transform3<S>>(&skel, &clip, seed);
+        sample::<S, Transform2<S>>(&skel, &clip, seed);
+    }
+}
+
+fn exercise(data: &[u8]) {
+    if let Ok(asset) = Asset::load(data) {
+        let seed = data.len() as u32;
+        run::<f32>(&asset, seed);
+        run::<Q16>(&asset, seed);
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    exercise(data);
+    if data.len() >= HEADER_LEN {
+        let mut fixed = data.to_vec();
+        let len = (data.len() - HEADER_LEN) as u32;
+        fixed[8..12].copy_from_slice(&len.to_le_bytes());
+        let crc = checksum(&fixed[..12], &fixed[HEADER_LEN..]);
+        fixed[12..16].copy_from_slice(&crc.to_le_bytes());
+        exercise(&fixed);
+    }
+});
