@@ -43,30 +43,99 @@ pub(crate) fn mul_bits_i64(a: i32, b: i32) -> i32 {
     sat_i32(r)
 }
 
-/// As [`mul_bits_i64`], in 32-bit arithmetic only (four 16×16-bit products of the magnitudes).
+/// `(a·b + 2^15) >> 16` (the rounded Q16.16 magnitude of a product of magnitudes), saturated to
+/// `u32::MAX`, in 32-bit arithmetic only. Exact: a result below `u32::MAX` is the true value, and
+/// `u32::MAX` means "`u32::MAX` or more".
 ///
-/// With `|a| = ah·2^16 + al` and `|b| = bh·2^16 + bl` (`ah, bh <= 2^15`, and `ah = 2^15` only with
-/// `al = 0`), the rounded magnitude `(|a|·|b| + 2^15) >> 16` is
-/// `ah·bh·2^16 + ah·bl + al·bh + ((al·bl + 2^15) >> 16)`, exactly (the first three terms are
-/// multiples of 2^16 before the shift). Bounds: `al·bl + 2^15 <= (2^16 − 1)² + 2^15 < 2^32`, so the
-/// low term is at most `2^16 − 2`; `ah·bl + al·bh <= 2·2^15·(2^16 − 1) = 2^32 − 2^17`, so `mid`
-/// below stays under `2^32`. A magnitude of `2^32` or more (`ah·bh >= 2^16`, or a carry out of
-/// the last sum) saturates, as does one above `i32::MAX` (positive) or `2^31` (negative).
+/// With `s = min(a, b)` and `l = max(a, b) = lh·2^16 + ll`: when `s < 2^16` (the usual case in the
+/// kernel: one factor is a weight, an interpolation parameter or a rotation component, below 1)
+/// `s·l = s·lh·2^16 + s·ll`, so the result is `s·lh + ((s·ll + 2^15) >> 16)` exactly (two
+/// products; `s·ll + 2^15 <= (2^16 − 1)² + 2^15 < 2^32`, `s·lh < 2^32`, and the final sum
+/// saturates). Otherwise both are at least `2^16` and [`mag_round_large`] takes the four products.
+#[inline(always)]
+fn mag_round(a: u32, b: u32) -> u32 {
+    let (s, l) = if a < b { (a, b) } else { (b, a) };
+    if s >> 16 == 0 {
+        let (lh, ll) = (l >> 16, l & 0xFFFF);
+        (s * lh).saturating_add((s * ll + 0x8000) >> 16)
+    } else {
+        mag_round_large(s, l)
+    }
+}
+
+/// [`mag_round`] when both factors are at least `2^16`: with `a = ah·2^16 + al` and
+/// `b = bh·2^16 + bl`, the result is `ah·bh·2^16 + ah·bl + al·bh + ((al·bl + 2^15) >> 16)`
+/// exactly (the first three terms are multiples of `2^16` before the shift); every partial product
+/// is below `2^32` and each sum saturates. Out of line: rare in the kernel's hot loops, and it keeps
+/// the inlined multiply short.
+#[inline(never)]
+fn mag_round_large(a: u32, b: u32) -> u32 {
+    let (ah, al) = (a >> 16, a & 0xFFFF);
+    let (bh, bl) = (b >> 16, b & 0xFFFF);
+    let hi = ah * bh;
+    if hi > 0xFFFF {
+        return u32::MAX; // the result is at least 2^32
+    }
+    let low = (al * bl + 0x8000) >> 16;
+    (hi << 16).saturating_add(ah * bl).saturating_add(al * bh).saturating_add(low)
+}
+
+/// As [`mul_bits_i64`], in 32-bit arithmetic only: the rounded magnitude of `|a|·|b|` from
+/// [`mag_round`] (the same rounding: ties away from zero is half up on the magnitude), clamped to
+/// `i32::MAX` for a positive result or `2^31` for a negative one, then the sign applied.
 #[inline(always)]
 pub(crate) fn mul_bits_split(a: i32, b: i32) -> i32 {
     let sign = (a ^ b) >> 31; // -1 when the product is negative, else 0
-    let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
-    let (ah, al) = (ua >> 16, ua & 0xFFFF);
-    let (bh, bl) = (ub >> 16, ub & 0xFFFF);
-    let low = (al * bl + 0x8000) >> 16;
-    let mid = ah * bl + al * bh + low;
-    let hi = ah * bh;
-    // The rounded magnitude, or u32::MAX when it is 2^32 or more.
-    let m = if hi > 0xFFFF { u32::MAX } else { (hi << 16).saturating_add(mid) };
+    let m = mag_round(a.unsigned_abs(), b.unsigned_abs());
     // At most i32::MAX for a positive result, 2^31 (i32::MIN) for a negative one.
     let m = m.min((i32::MAX as u32).wrapping_sub(sign as u32));
     // Branch-free negation when sign = -1: (m ^ !0) + 1 = -m (2^31 stays 2^31, i.e. i32::MIN).
     (m ^ sign as u32).wrapping_sub(sign as u32) as i32
+}
+
+/// `a × b` for a product the caller knows fits a `u64`: [`mul_u64_split`] where [`SPLIT`], the
+/// plain `u64` product otherwise (the same value).
+#[inline(always)]
+pub(crate) fn mul_u64(a: u64, b: u64) -> u64 {
+    if SPLIT {
+        mul_u64_split(a, b)
+    } else {
+        a * b
+    }
+}
+
+/// `a × b` (fitting a `u64`) through [`mul_u32_wide`] when both factors are below `2^32`, the
+/// plain product otherwise.
+#[inline(always)]
+pub(crate) fn mul_u64_split(a: u64, b: u64) -> u64 {
+    match (u32::try_from(a), u32::try_from(b)) {
+        (Ok(x), Ok(y)) => mul_u32_wide(x, y),
+        _ => a * b,
+    }
+}
+
+/// `a × b` for a product the caller knows fits an `i64`: [`mul_i64_split`] where [`SPLIT`], the
+/// plain `i64` product otherwise (the same value).
+#[inline(always)]
+pub(crate) fn mul_i64(a: i64, b: i64) -> i64 {
+    if SPLIT {
+        mul_i64_split(a, b)
+    } else {
+        a * b
+    }
+}
+
+/// `a × b` (fitting an `i64`): the magnitudes through [`mul_u64_split`], then the sign.
+#[inline(always)]
+pub(crate) fn mul_i64_split(a: i64, b: i64) -> i64 {
+    // The magnitude fits an i64 by the caller's bound, except 2^63 for a product of exactly
+    // i64::MIN, which `as` turns into i64::MIN and the wrapping negation keeps.
+    let m = mul_u64_split(a.unsigned_abs(), b.unsigned_abs()) as i64;
+    if (a < 0) != (b < 0) {
+        m.wrapping_neg()
+    } else {
+        m
+    }
 }
 
 /// The Q16.16 product of raw bits (rounded to nearest, ties away from zero, saturated): the split
@@ -91,17 +160,17 @@ pub(crate) fn lerp_bits_i64(a: i32, b: i32, t: i32) -> i32 {
     sat_i32(a.saturating_add(r))
 }
 
-/// As [`lerp_bits_i64`] without a 64-bit multiply: `|d| < 2^32` fits a `u32`, its product with
-/// `|t| <= 2^31` comes from [`mul_u32_wide`] (exact, below `2^63`), and the rest is the same `i64`
-/// arithmetic (additions and shifts, which need no library call on any target).
+/// As [`lerp_bits_i64`] without a 64-bit multiply: `|d| < 2^32` fits a `u32`, the rounded
+/// magnitude of `|d|·|t|` comes from [`mag_round`], and the rest is `i64` addition (no library
+/// call on any target). When that magnitude saturates (`>= 2^32`) so does the result, towards the
+/// sign of `d·t`, as in the reference (`|a| <= 2^31`).
 #[inline(always)]
 pub(crate) fn lerp_bits_split(a: i32, b: i32, t: i32) -> i32 {
     let a = i64::from(a);
     let d = i64::from(b) - a; // |d| < 2^32
-    let p = mul_u32_wide(d.unsigned_abs() as u32, t.unsigned_abs()); // |d|·|t| < 2^63
-    let m = ((p + 0x8000) >> 16) as i64; // < 2^47
+    let m = i64::from(mag_round(d.unsigned_abs() as u32, t.unsigned_abs()));
     let r = if (d < 0) != (t < 0) { -m } else { m };
-    sat_i32(a.saturating_add(r))
+    sat_i32(a + r) // |a + r| < 2^31 + 2^32: no overflow
 }
 
 /// Q16.16 lerp on raw bits: the split form where [`SPLIT`], the `i64` form elsewhere (same bits).
@@ -232,6 +301,51 @@ mod tests {
         for _ in 0..4_000_000 {
             let (a, b) = (x.operand(), x.operand());
             assert_eq!(mul_bits_split(a, b), mul_bits_i64(a, b), "{a} × {b}");
+        }
+    }
+
+    #[test]
+    fn rounded_magnitude_is_exact_or_saturated() {
+        let reference = |a: u32, b: u32| ((u64::from(a) * u64::from(b) + 0x8000) >> 16).min(u64::from(u32::MAX)) as u32;
+        let words = [0u32, 1, 2, 0x7FFF, 0x8000, 0xFFFF, 0x1_0000, 0x1_0001, 0xFFFF_FFFF, 0x8000_0000, 0x1_FFFF];
+        for &a in &words {
+            for &b in &words {
+                assert_eq!(mag_round(a, b), reference(a, b), "{a:#x} × {b:#x}");
+            }
+        }
+        // 2^16 × (2^32 − 1) = 2^48 − 2^16: saturated. 0xFFFF × (2^32 − 1) = 2^48 − 2^32 − 2^16 + 1, plus
+        // 2^15, shifted: 2^32 − 2^16 − 1. 0xFFFF × 0xFFFF_0000 = 0xFFFE_0001 · 2^16 exactly.
+        assert_eq!(mag_round(0x1_0000, u32::MAX), u32::MAX);
+        assert_eq!(mag_round(0xFFFF, u32::MAX), 0xFFFE_FFFF);
+        assert_eq!(mag_round(0xFFFF, 0xFFFF_0000), 0xFFFE_0001);
+        let mut x = Xs(0x0BAD_F00D);
+        for _ in 0..2_000_000 {
+            let (a, b) = (x.operand().unsigned_abs(), x.next() >> (x.next() & 31));
+            assert_eq!(mag_round(a, b), reference(a, b), "{a:#x} × {b:#x}");
+        }
+    }
+
+    #[test]
+    fn split_u64_and_i64_products_equal_the_plain_ones() {
+        let words = [0u64, 1, 3, 0xFFFF, 0x1_0000, 0x8000_0000, 0xFFFF_FFFF, 0x1_0000_0000, 0x3FFF_FFFF_FFFF];
+        for &a in &words {
+            for &b in &words {
+                if let Some(p) = a.checked_mul(b) {
+                    assert_eq!(mul_u64_split(a, b), p, "{a:#x} × {b:#x}");
+                }
+                for (x, y) in [(a as i64, b as i64), (-(a as i64), b as i64), (a as i64, -(b as i64))] {
+                    if let Some(p) = x.checked_mul(y) {
+                        assert_eq!(mul_i64_split(x, y), p, "{x} × {y}");
+                    }
+                }
+            }
+        }
+        let mut x = Xs(0x7F4A_7C15);
+        for _ in 0..1_000_000 {
+            let (a, b) = (i64::from(x.operand()), i64::from(x.operand()));
+            assert_eq!(mul_i64_split(a, b), a * b, "{a} × {b}");
+            let (a, b) = (u64::from(x.next()), u64::from(x.next()));
+            assert_eq!(mul_u64_split(a, b), a * b, "{a} × {b}");
         }
     }
 
