@@ -38,7 +38,7 @@
 
 use core::num::NonZeroU64;
 
-use super::wide::{mul_i64, mul_u64};
+use super::wide::mul_u64;
 
 /// π in Q16.16, rounded to nearest.
 pub const PI_BITS: i32 = 205_887;
@@ -91,7 +91,7 @@ const EXP2_COEFS: [u64; 9] = [
 /// overflow an `i64`.
 #[inline]
 fn mul_q30(a: i64, b: i64) -> i64 {
-    (mul_i64(a, b) + (1 << 29)) >> 30
+    (a * b + (1 << 29)) >> 30
 }
 
 /// Evaluates the polynomial `coefs` (Q30, highest degree first) at `w` (Q30) by Horner's scheme.

@@ -43,30 +43,38 @@ pub(crate) fn mul_bits_i64(a: i32, b: i32) -> i32 {
     sat_i32(r)
 }
 
-/// `(a·b + 2^15) >> 16` (the rounded Q16.16 magnitude of a product of magnitudes), saturated to
-/// `u32::MAX`, in 32-bit arithmetic only. Exact: a result below `u32::MAX` is the true value, and
-/// `u32::MAX` means "`u32::MAX` or more".
+/// `(s·l + 2^15) >> 16` (the rounded Q16.16 magnitude of a product of magnitudes) for `s <= 2^16`
+/// (a factor of magnitude at most 1) and any `l`, in two 16×16-bit products.
 ///
-/// With `s = min(a, b)` and `l = max(a, b) = lh·2^16 + ll`: when `s < 2^16` (the usual case in the
-/// kernel: one factor is a weight, an interpolation parameter or a rotation component, below 1)
-/// `s·l = s·lh·2^16 + s·ll`, so the result is `s·lh + ((s·ll + 2^15) >> 16)` exactly (two
-/// products; `s·ll + 2^15 <= (2^16 − 1)² + 2^15 < 2^32`, `s·lh < 2^32`, and the final sum
-/// saturates). Otherwise both are at least `2^16` and [`mag_round_large`] takes the four products.
+/// With `l = lh·2^16 + ll`: `s·l = s·lh·2^16 + s·ll`, so the result is `s·lh + ((s·ll + 2^15) >> 16)`
+/// exactly, and `(x + 2^15) >> 16 = ((x >> 15) + 1) >> 1` (the bits below 2^15 cannot carry into
+/// bit 16). Bounds (`lh, ll <= 2^16 − 1`): `s·ll <= 2^32 − 2^16` and `s·lh <= 2^32 − 2^16`, and the
+/// rounded low part is at most `2^16 − 1`, so the sum is at most `2^32 − 1`: exact, no saturation.
+#[inline(always)]
+fn mag_small(s: u32, l: u32) -> u32 {
+    let (lh, ll) = (l >> 16, l & 0xFFFF);
+    s * lh + (((s * ll) >> 15) + 1) / 2
+}
+
+/// `(a·b + 2^15) >> 16` saturated to `u32::MAX` (so `u32::MAX` means "`u32::MAX` or more"), for
+/// any `a` and `b`: [`mag_small`] when one of them is at most `2^16`, else the four products of
+/// [`mag_round_large`].
 #[inline(always)]
 fn mag_round(a: u32, b: u32) -> u32 {
-    let (s, l) = if a < b { (a, b) } else { (b, a) };
-    if s >> 16 == 0 {
-        let (lh, ll) = (l >> 16, l & 0xFFFF);
-        (s * lh).saturating_add((s * ll + 0x8000) >> 16)
+    if a <= 0x1_0000 {
+        mag_small(a, b)
+    } else if b <= 0x1_0000 {
+        mag_small(b, a)
     } else {
-        mag_round_large(s, l)
+        mag_round_large(a, b)
     }
 }
 
-/// [`mag_round`] when both factors are at least `2^16`: with `a = ah·2^16 + al` and
+/// [`mag_round`] when both factors are above `2^16`: with `a = ah·2^16 + al` and
 /// `b = bh·2^16 + bl`, the result is `ah·bh·2^16 + ah·bl + al·bh + ((al·bl + 2^15) >> 16)`
 /// exactly (the first three terms are multiples of `2^16` before the shift); every partial product
-/// is below `2^32` and each sum saturates. Out of line: rare in the kernel's hot loops, and it keeps
+/// is below `2^32` and each sum saturates. Out of line: rare in the kernel's hot loops (one factor
+/// is usually a weight, an interpolation parameter or a rotation component, below 1), and it keeps
 /// the inlined multiply short.
 #[inline(never)]
 fn mag_round_large(a: u32, b: u32) -> u32 {
@@ -80,17 +88,39 @@ fn mag_round_large(a: u32, b: u32) -> u32 {
     (hi << 16).saturating_add(ah * bl).saturating_add(al * bh).saturating_add(low)
 }
 
+/// `magnitude` with the sign `sign` (0 or −1) applied, saturated to the `i32` range: at most
+/// `i32::MAX` when positive, `2^31` (`i32::MIN`) when negative.
+#[inline(always)]
+fn signed_saturated(magnitude: u32, sign: i32) -> i32 {
+    if magnitude >> 31 != 0 {
+        // At least 2^31: i32::MAX when positive; i32::MIN when negative (exactly 2^31, or beyond).
+        return i32::MAX ^ sign;
+    }
+    // Branch-free negation when sign = -1: (m ^ -1) + 1 = -m.
+    ((magnitude as i32) ^ sign).wrapping_sub(sign)
+}
+
 /// As [`mul_bits_i64`], in 32-bit arithmetic only: the rounded magnitude of `|a|·|b|` from
-/// [`mag_round`] (the same rounding: ties away from zero is half up on the magnitude), clamped to
-/// `i32::MAX` for a positive result or `2^31` for a negative one, then the sign applied.
+/// [`mag_round`] (ties away from zero is half up on the magnitude), then the sign, saturated.
 #[inline(always)]
 pub(crate) fn mul_bits_split(a: i32, b: i32) -> i32 {
-    let sign = (a ^ b) >> 31; // -1 when the product is negative, else 0
-    let m = mag_round(a.unsigned_abs(), b.unsigned_abs());
-    // At most i32::MAX for a positive result, 2^31 (i32::MIN) for a negative one.
-    let m = m.min((i32::MAX as u32).wrapping_sub(sign as u32));
-    // Branch-free negation when sign = -1: (m ^ !0) + 1 = -m (2^31 stays 2^31, i.e. i32::MIN).
-    (m ^ sign as u32).wrapping_sub(sign as u32) as i32
+    let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
+    // Usually one factor is at most 1: a weight, an interpolation parameter, a rotation component,
+    // a scale of exactly 1.
+    let m = if ua <= 0x1_0000 {
+        mag_small(ua, ub)
+    } else if ub <= 0x1_0000 {
+        mag_small(ub, ua)
+    } else {
+        return mul_bits_large(a, b);
+    };
+    signed_saturated(m, (a ^ b) >> 31)
+}
+
+/// [`mul_bits_split`] when both magnitudes are above 1 (`2^16`), out of line.
+#[inline(never)]
+fn mul_bits_large(a: i32, b: i32) -> i32 {
+    signed_saturated(mag_round_large(a.unsigned_abs(), b.unsigned_abs()), (a ^ b) >> 31)
 }
 
 /// `a × b` for a product the caller knows fits a `u64`: [`mul_u64_split`] where [`SPLIT`], the
@@ -111,30 +141,6 @@ pub(crate) fn mul_u64_split(a: u64, b: u64) -> u64 {
     match (u32::try_from(a), u32::try_from(b)) {
         (Ok(x), Ok(y)) => mul_u32_wide(x, y),
         _ => a * b,
-    }
-}
-
-/// `a × b` for a product the caller knows fits an `i64`: [`mul_i64_split`] where [`SPLIT`], the
-/// plain `i64` product otherwise (the same value).
-#[inline(always)]
-pub(crate) fn mul_i64(a: i64, b: i64) -> i64 {
-    if SPLIT {
-        mul_i64_split(a, b)
-    } else {
-        a * b
-    }
-}
-
-/// `a × b` (fitting an `i64`): the magnitudes through [`mul_u64_split`], then the sign.
-#[inline(always)]
-pub(crate) fn mul_i64_split(a: i64, b: i64) -> i64 {
-    // The magnitude fits an i64 by the caller's bound, except 2^63 for a product of exactly
-    // i64::MIN, which `as` turns into i64::MIN and the wrapping negation keeps.
-    let m = mul_u64_split(a.unsigned_abs(), b.unsigned_abs()) as i64;
-    if (a < 0) != (b < 0) {
-        m.wrapping_neg()
-    } else {
-        m
     }
 }
 
@@ -160,12 +166,30 @@ pub(crate) fn lerp_bits_i64(a: i32, b: i32, t: i32) -> i32 {
     sat_i32(a.saturating_add(r))
 }
 
-/// As [`lerp_bits_i64`] without a 64-bit multiply: `|d| < 2^32` fits a `u32`, the rounded
-/// magnitude of `|d|·|t|` comes from [`mag_round`], and the rest is `i64` addition (no library
-/// call on any target). When that magnitude saturates (`>= 2^32`) so does the result, towards the
-/// sign of `d·t`, as in the reference (`|a| <= 2^31`).
+/// As [`lerp_bits_i64`] without a 64-bit multiply. The usual case, `b − a` fitting an `i32` and
+/// `|t| <= 1`: `r = round(d·t)` from [`mag_small`] (below `2^32`); when it is below `2^31` it fits
+/// an `i32` and the result is `a + r` saturated, as in the reference. Otherwise
+/// [`lerp_bits_wide`], out of line.
 #[inline(always)]
 pub(crate) fn lerp_bits_split(a: i32, b: i32, t: i32) -> i32 {
+    let (d, overflow) = b.overflowing_sub(a);
+    let ut = t.unsigned_abs();
+    if !overflow && ut <= 0x1_0000 {
+        let m = mag_small(ut, d.unsigned_abs());
+        if m >> 31 == 0 {
+            let sign = (d ^ t) >> 31;
+            return a.saturating_add(((m as i32) ^ sign).wrapping_sub(sign));
+        }
+    }
+    lerp_bits_wide(a, b, t)
+}
+
+/// [`lerp_bits_split`] for any inputs: `|d| < 2^32` fits a `u32`, the rounded magnitude of
+/// `|d|·|t|` comes from [`mag_round`] (saturated at `2^32`, in which case so is the result,
+/// towards the sign of `d·t`, as in the reference: `|a| <= 2^31`), and the rest is `i64` addition
+/// (no library call on any target).
+#[inline(never)]
+fn lerp_bits_wide(a: i32, b: i32, t: i32) -> i32 {
     let a = i64::from(a);
     let d = i64::from(b) - a; // |d| < 2^32
     let m = i64::from(mag_round(d.unsigned_abs() as u32, t.unsigned_abs()));
@@ -313,9 +337,13 @@ mod tests {
                 assert_eq!(mag_round(a, b), reference(a, b), "{a:#x} × {b:#x}");
             }
         }
-        // 2^16 × (2^32 − 1) = 2^48 − 2^16: saturated. 0xFFFF × (2^32 − 1) = 2^48 − 2^32 − 2^16 + 1, plus
+        // 2^16 × (2^32 − 1) = 2^48 − 2^16: 2^32 − 1 exactly (the fast path's largest result);
+        // (2^16 + 1) × (2^32 − 1): saturated. 0xFFFF × (2^32 − 1) = 2^48 − 2^32 − 2^16 + 1, plus
         // 2^15, shifted: 2^32 − 2^16 − 1. 0xFFFF × 0xFFFF_0000 = 0xFFFE_0001 · 2^16 exactly.
         assert_eq!(mag_round(0x1_0000, u32::MAX), u32::MAX);
+        assert_eq!(mag_round(0x1_0001, u32::MAX), u32::MAX);
+        assert_eq!(mag_round(u32::MAX, 0x1_0000), u32::MAX);
+        assert_eq!(mag_round(0x1_0000, 0xFFFF_FFFE), 0xFFFF_FFFE);
         assert_eq!(mag_round(0xFFFF, u32::MAX), 0xFFFE_FFFF);
         assert_eq!(mag_round(0xFFFF, 0xFFFF_0000), 0xFFFE_0001);
         let mut x = Xs(0x0BAD_F00D);
@@ -326,24 +354,17 @@ mod tests {
     }
 
     #[test]
-    fn split_u64_and_i64_products_equal_the_plain_ones() {
+    fn split_u64_product_equals_the_plain_one() {
         let words = [0u64, 1, 3, 0xFFFF, 0x1_0000, 0x8000_0000, 0xFFFF_FFFF, 0x1_0000_0000, 0x3FFF_FFFF_FFFF];
         for &a in &words {
             for &b in &words {
                 if let Some(p) = a.checked_mul(b) {
                     assert_eq!(mul_u64_split(a, b), p, "{a:#x} × {b:#x}");
                 }
-                for (x, y) in [(a as i64, b as i64), (-(a as i64), b as i64), (a as i64, -(b as i64))] {
-                    if let Some(p) = x.checked_mul(y) {
-                        assert_eq!(mul_i64_split(x, y), p, "{x} × {y}");
-                    }
-                }
             }
         }
         let mut x = Xs(0x7F4A_7C15);
         for _ in 0..1_000_000 {
-            let (a, b) = (i64::from(x.operand()), i64::from(x.operand()));
-            assert_eq!(mul_i64_split(a, b), a * b, "{a} × {b}");
             let (a, b) = (u64::from(x.next()), u64::from(x.next()));
             assert_eq!(mul_u64_split(a, b), a * b, "{a} × {b}");
         }
@@ -386,6 +407,9 @@ mod tests {
         let mut x = Xs(0x1357_9BDF);
         for _ in 0..3_000_000 {
             let (a, b, t) = (x.operand(), x.operand(), x.operand());
+            assert_eq!(lerp_bits_split(a, b, t), lerp_bits_i64(a, b, t), "lerp({a}, {b}, {t})");
+            // The usual case: |t| <= 1 (the fast path, and its saturating end when a + r overflows).
+            let t = (x.next() as i32) >> 15;
             assert_eq!(lerp_bits_split(a, b, t), lerp_bits_i64(a, b, t), "lerp({a}, {b}, {t})");
         }
     }
