@@ -14,8 +14,10 @@
 /// among the ARM targets Rust supports means the ARMv6-M / ARMv4T / ARMv5TE families; the ones
 /// that matter here, the Cortex-M0/M0+ `thumbv6m-none-eabi`, have no long multiply). Stable Rust
 /// exposes no ARM architecture-version `target_feature`, so the missing CAS atomics stand in for it.
-/// Only speed depends on this: both forms give identical results.
-pub(crate) const SPLIT: bool = cfg!(all(target_arch = "arm", not(target_has_atomic = "32")));
+/// Only speed depends on this: both forms give identical results. The kernel's own unit tests
+/// (`cfg(test)`) use the split forms too, so that every module's tests run through them on the
+/// host; the integration tests (`kernel/tests`) and everything else on the host use the `i64` ones.
+pub(crate) const SPLIT: bool = cfg!(any(test, all(target_arch = "arm", not(target_has_atomic = "32"))));
 
 /// `a × b` exactly, from four 16×16-bit products (no 64-bit multiply).
 ///
