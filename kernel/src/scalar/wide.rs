@@ -55,7 +55,7 @@ pub(crate) fn mul_bits_i64(a: i32, b: i32) -> i32 {
 #[inline(always)]
 fn mag_small(s: u32, l: u32) -> u32 {
     let (lh, ll) = (l >> 16, l & 0xFFFF);
-    s * lh + (((s * ll) >> 15) + 1) / 2
+    s * lh + ((((s * ll) >> 15) + 1) >> 1)
 }
 
 /// `(a·b + 2^15) >> 16` saturated to `u32::MAX` (so `u32::MAX` means "`u32::MAX` or more"), for
