@@ -32,6 +32,9 @@ pub use ossicle_format::ScalarEncoding;
 
 pub mod f32m;
 pub mod q16;
+mod wide;
+
+use wide::sat_i32;
 
 /// Q16.16 fixed point: 16 integer bits (with sign) and 16 fraction bits.
 pub type Q16 = I16F16;
@@ -504,17 +507,6 @@ fn apply_sign(magnitude: u64, negative: bool) -> i32 {
     }
 }
 
-#[inline]
-fn sat_i32(v: i64) -> i32 {
-    if v > i64::from(i32::MAX) {
-        i32::MAX
-    } else if v < i64::from(i32::MIN) {
-        i32::MIN
-    } else {
-        v as i32
-    }
-}
-
 /// `(n + d/2) / d` with ties away from zero, for `d != 0`; saturates to the `i32` range.
 #[inline]
 fn div_round_i64(n: i64, d: i64) -> i32 {
@@ -611,10 +603,9 @@ impl Scalar for I16F16 {
     }
     #[inline]
     fn mul(self, rhs: Self) -> Self {
-        let p = i64::from(self.to_bits()) * i64::from(rhs.to_bits());
-        // Round to nearest, ties away from zero: symmetric, so mul(-a, b) == -mul(a, b).
-        let r = if p >= 0 { (p + 0x8000) >> 16 } else { -((-p + 0x8000) >> 16) };
-        I16F16::from_bits(sat_i32(r))
+        // Round to nearest, ties away from zero (symmetric: mul(-a, b) == -mul(a, b)), saturated;
+        // in 32-bit halves on cores without a long multiply (the same bits, see `wide`).
+        I16F16::from_bits(wide::mul_bits(self.to_bits(), rhs.to_bits()))
     }
     #[inline]
     fn div(self, rhs: Self) -> Self {
@@ -673,11 +664,8 @@ impl Scalar for I16F16 {
     }
     #[inline]
     fn lerp(self, b: Self, t: Self) -> Self {
-        let a = i64::from(self.to_bits());
-        let d = i64::from(b.to_bits()) - a; // |d| < 2^32
-        let p = d * i64::from(t.to_bits()); // |p| < 2^63
-        let r = if p >= 0 { (p + 0x8000) >> 16 } else { -((-p + 0x8000) >> 16) };
-        I16F16::from_bits(sat_i32(a.saturating_add(r)))
+        // The difference in 64 bits, the product rounded like `mul` (see `wide`).
+        I16F16::from_bits(wide::lerp_bits(self.to_bits(), b.to_bits(), t.to_bits()))
     }
     #[inline]
     fn sqrt(self) -> Self {

@@ -38,6 +38,8 @@
 
 use core::num::NonZeroU64;
 
+use super::wide::mul_u64;
+
 /// π in Q16.16, rounded to nearest.
 pub const PI_BITS: i32 = 205_887;
 /// 2π in Q16.16, rounded to nearest.
@@ -155,7 +157,7 @@ fn isqrt_floor(n: u64) -> u64 {
 /// overflow and `r + 1 <= 2^32`.
 fn isqrt_round(n: u64) -> u64 {
     let r = isqrt_floor(n);
-    if n - r * r > r {
+    if n - mul_u64(r, r) > r {
         r + 1
     } else {
         r
@@ -184,7 +186,7 @@ pub fn sqrt(x: i32) -> i32 {
 pub fn hypot(v: &[i32]) -> i32 {
     let sum = v.iter().fold(0u64, |acc, &b| {
         let m = u64::from(b.unsigned_abs());
-        acc.saturating_add(m * m)
+        acc.saturating_add(mul_u64(m, m))
     });
     i32::try_from(isqrt_round(sum)).unwrap_or(i32::MAX)
 }
@@ -199,17 +201,37 @@ fn phase(x: i32) -> u64 {
     // a <= 2^31.
     let a = u64::from(x.unsigned_abs());
     // Modular on purpose.
-    let whole = a.wrapping_mul(TURN_INT);
+    let whole = whole_turns(a);
     // a < 2^32 and each half of TURN_FRAC < 2^32: both products fit in u64; the sum is below
     // 2^31 · 2^27 + 2^32 (TURN_FRAC >> 32 < 2^27).
-    let lo = (a * (TURN_FRAC & 0xFFFF_FFFF)) >> 32;
-    let frac = (a * (TURN_FRAC >> 32) + lo) >> 32;
+    let lo = mul_u64(a, TURN_FRAC & 0xFFFF_FFFF) >> 32;
+    let frac = (mul_u64(a, TURN_FRAC >> 32) + lo) >> 32;
     let p = whole.wrapping_add(frac); // modular on purpose
     if x < 0 {
         p.wrapping_neg() // -p mod 2^64: the same angle, negated
     } else {
         p
     }
+}
+
+/// `a × TURN_INT` modulo `2^64` for `a <= 2^31`. Where a 64-bit multiply is a library call
+/// ([`SPLIT`](super::wide::SPLIT)), from `TURN_INT = th·2^32 + tl`: `a·tl + (a·th mod 2^32)·2^32`
+/// (modulo `2^64`), the same value.
+#[inline(always)]
+fn whole_turns(a: u64) -> u64 {
+    if super::wide::SPLIT {
+        whole_turns_split(a)
+    } else {
+        a.wrapping_mul(TURN_INT)
+    }
+}
+
+/// [`whole_turns`] in 32-bit products (`a <= 2^31`).
+#[inline(always)]
+fn whole_turns_split(a: u64) -> u64 {
+    let a32 = a as u32; // a <= 2^31
+    let high = u64::from(a32.wrapping_mul((TURN_INT >> 32) as u32)) << 32;
+    mul_u64(a, TURN_INT & 0xFFFF_FFFF).wrapping_add(high)
 }
 
 /// Splits a phase into its quadrant (0..=3) and the position inside it in Q30, `[0, 2^30]`
@@ -345,7 +367,7 @@ pub fn atan2(y: i32, x: i32) -> i32 {
 /// complement in Q62, whose rounded integer square root is `√(1 − x²)` in Q31 (`<= 2^31`).
 fn unit_and_cosine(x: i32) -> (i64, i64) {
     let x = i64::from(x.clamp(-(1 << 16), 1 << 16));
-    let sq = (x * x) as u64; // <= 2^32
+    let sq = mul_u64(x.unsigned_abs(), x.unsigned_abs()); // <= 2^32
     let c = isqrt_round(((1u64 << 32) - sq) << 30) as i64;
     (x << 15, c) // x << 15: |x| <= 2^16, so <= 2^31
 }
@@ -423,6 +445,21 @@ mod tests {
         // tan(θ) = 3/4 at a large scale: atan(0.75) = 0.643501108793284...
         let expected = 690_954_054; // round(0.6435011087932844 · 2^30)
         assert!(near(atan2_wide(3 << 40, 4 << 40), expected));
+    }
+
+    #[test]
+    fn whole_turns_split_is_the_wrapping_product() {
+        let mut x = 0x2545_F491u32;
+        for a in [0u64, 1, 2, 0xFFFF, 0x1_0000, 0x7FFF_FFFF, 0x8000_0000] {
+            assert_eq!(whole_turns_split(a), a.wrapping_mul(TURN_INT), "{a}");
+        }
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let a = u64::from(x >> 1);
+            assert_eq!(whole_turns_split(a), a.wrapping_mul(TURN_INT), "{a}");
+        }
     }
 
     #[test]

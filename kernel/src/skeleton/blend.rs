@@ -196,9 +196,12 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> BlendingJob<'a, S, J, 
                 // The common crossfade, two layers and nothing else: one pass, each bone's
                 // operations as in the general passes below.
                 let (w0, w1) = (first.weight, second.weight);
-                for (o, (p0, p1)) in output.iter_mut().zip(first.pose.iter().zip(second.pose)) {
-                    let acc = J::blend_accumulate(J::blend_first(*p0, w0), *p0, *p1, w1);
-                    *o = J::blend_finish(acc, *p0, total);
+                // Unswitched on weights summing to exactly 1 (a crossfade's usual case), where
+                // `blend_finish` skips the division: with the constant there, its test folds away.
+                if total == S::ONE {
+                    blend_two(output, first.pose, second.pose, w0, w1, S::ONE);
+                } else {
+                    blend_two(output, first.pose, second.pose, w0, w1, total);
                 }
                 return;
             }
@@ -276,6 +279,16 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> BlendingJob<'a, S, J, 
             joint = J::additive_apply(joint, delta, w);
         }
         joint
+    }
+}
+
+/// The fused two-layer blend of [`BlendingJob::run_unmasked`]: `output[i]` is `p0[i]` at weight
+/// `w0` and `p1[i]` at `w1`, averaged over `total` (every bone; no fill, additive layers or LOD).
+#[inline(always)]
+fn blend_two<S: Scalar, J: Joint<S>>(output: &mut [J], p0: &[J], p1: &[J], w0: S, w1: S, total: S) {
+    for (o, (p0, p1)) in output.iter_mut().zip(p0.iter().zip(p1)) {
+        let acc = J::blend_accumulate(J::blend_first(*p0, w0), *p0, *p1, w1);
+        *o = J::blend_finish(acc, *p0, total);
     }
 }
 

@@ -83,6 +83,12 @@ impl core::fmt::Display for JobError {
     }
 }
 
+/// Whether the local-to-model loop keeps the previous bone's model transform in a local
+/// ([`LocalToModelJob::compose_range_prev`]): faster on x86-64 (see BENCHMARKS.md), but on ARM
+/// (Cortex-M4F) the ten scalars do not stay in registers and it costs ten extra stores a bone, so
+/// there the parent is read back from `output`. The results are identical either way.
+const KEEP_PREVIOUS: bool = !cfg!(target_arch = "arm");
+
 /// `*root`, out of line: roots are rare, and keeping the root transform out of the loop's
 /// registers lets the compiler keep the previous bone's model transform there instead (on a
 /// Cortex-M4F it otherwise reloads the root's ten scalars for every bone).
@@ -180,6 +186,10 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> LocalToModelJob<'a, S,
     /// with or without the per-bone LOD test.
     #[inline(always)]
     fn compose_range<const LOD: bool>(&self, local: &[J], output: &mut [J]) {
+        if KEEP_PREVIOUS {
+            self.compose_range_prev::<LOD>(local, output);
+            return;
+        }
         for (i, l) in local.iter().enumerate().skip(self.from) {
             let l = if LOD && self.skeleton.lod(i) > self.lod { self.skeleton.rest(i) } else { *l };
             // The parent (always before its child) is read from the prefix already written.
@@ -191,6 +201,33 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> LocalToModelJob<'a, S,
             if let Some(o) = output.get_mut(i) {
                 *o = m;
             }
+        }
+    }
+    /// [`LocalToModelJob::compose_range`] keeping the model transform of bone `i − 1` in a local:
+    /// most bones follow their parent directly (a chain), and reading it from there spares a
+    /// store-to-load round trip on the critical path. The same values as reading `output[i − 1]`
+    /// (it is what was just written there, or, for the first bone, what `output` holds).
+    #[inline(always)]
+    fn compose_range_prev<const LOD: bool>(&self, local: &[J], output: &mut [J]) {
+        let mut prev = match self.from.checked_sub(1).and_then(|p| output.get(p)) {
+            Some(m) => *m,
+            None => self.root,
+        };
+        for (i, l) in local.iter().enumerate().skip(self.from) {
+            let l = if LOD && self.skeleton.lod(i) > self.lod { self.skeleton.rest(i) } else { *l };
+            let parent = match self.skeleton.parent(i) {
+                Some(p) if p.wrapping_add(1) == i => prev,
+                Some(p) => match output.get(p) {
+                    Some(m) => *m,
+                    None => copy_root(&self.root),
+                },
+                None => copy_root(&self.root),
+            };
+            let m = J::compose(parent, l);
+            if let Some(o) = output.get_mut(i) {
+                *o = m;
+            }
+            prev = m;
         }
     }
 }

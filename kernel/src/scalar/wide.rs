@@ -1,0 +1,418 @@
+//! Q16.16 products without a 32×32→64-bit multiply instruction.
+//!
+//! The Cortex-M0/M0+ (`thumbv6m`) has only `muls` (32×32→32): an `i64` product compiles to a call
+//! of `__aeabi_lmul`, a general 64×64-bit multiply, which made one Q16.16 [`Scalar::mul`] cost about
+//! 65 instructions there. The functions here split each magnitude into 16-bit halves and combine the
+//! four exact partial products (each below `2^32`) with carries, giving the **same bits** as the
+//! `i64` reference for every input (the tests below compare them on the edge cases and on millions
+//! of pseudo-random pairs). Where the target has a fast 64-bit product (x86-64, Cortex-M3/M4/M7),
+//! the `i64` form is shorter and the kernel keeps it: see [`mul_bits`].
+//!
+//! [`Scalar::mul`]: super::Scalar::mul
+
+/// `true` on targets where the 16-bit-halves products are used (ARM without 32-bit atomics, which
+/// among the ARM targets Rust supports means the ARMv6-M / ARMv4T / ARMv5TE families; the ones
+/// that matter here, the Cortex-M0/M0+ `thumbv6m-none-eabi`, have no long multiply). Stable Rust
+/// exposes no ARM architecture-version `target_feature`, so the missing CAS atomics stand in for it.
+/// Only speed depends on this: both forms give identical results. The kernel's own unit tests
+/// (`cfg(test)`) use the split forms too, so that every module's tests run through them on the
+/// host; the integration tests (`kernel/tests`) and everything else on the host use the `i64` ones.
+pub(crate) const SPLIT: bool = cfg!(any(test, all(target_arch = "arm", not(target_has_atomic = "32"))));
+
+/// `a × b` exactly, from four 16×16-bit products (no 64-bit multiply).
+///
+/// With `a = ah·2^16 + al` and `b = bh·2^16 + bl`: `a·b = ah·bh·2^32 + (ah·bl + al·bh)·2^16 + al·bl`.
+/// Every partial product is below `2^32`; the middle ones are added in `u64`.
+#[inline(always)]
+pub(crate) fn mul_u32_wide(a: u32, b: u32) -> u64 {
+    let (ah, al) = (a >> 16, a & 0xFFFF);
+    let (bh, bl) = (b >> 16, b & 0xFFFF);
+    // Each operand of the four products is below 2^16: each product is below 2^32.
+    let hi = u64::from(ah * bh) << 32;
+    let lo = u64::from(al * bl);
+    // ah·bl + al·bh < 2^33 in u64, shifted by 16: below 2^49; the whole sum is a·b < 2^64.
+    let mid = (u64::from(ah * bl) + u64::from(al * bh)) << 16;
+    hi + mid + lo
+}
+
+/// The Q16.16 product of raw bits, rounded to nearest with ties away from zero, saturated: the
+/// `i64` reference (used where a 64-bit multiply is cheap).
+#[inline(always)]
+pub(crate) fn mul_bits_i64(a: i32, b: i32) -> i32 {
+    let p = i64::from(a) * i64::from(b);
+    // Round to nearest, ties away from zero: symmetric, so mul(-a, b) == -mul(a, b).
+    let r = if p >= 0 { (p + 0x8000) >> 16 } else { -((-p + 0x8000) >> 16) };
+    sat_i32(r)
+}
+
+/// `(s·l + 2^15) >> 16` (the rounded Q16.16 magnitude of a product of magnitudes) for `s <= 2^16`
+/// (a factor of magnitude at most 1) and any `l`, in two 16×16-bit products.
+///
+/// With `l = lh·2^16 + ll`: `s·l = s·lh·2^16 + s·ll`, so the result is `s·lh + ((s·ll + 2^15) >> 16)`
+/// exactly, and `(x + 2^15) >> 16 = ((x >> 15) + 1) >> 1` (the bits below 2^15 cannot carry into
+/// bit 16). Bounds (`lh, ll <= 2^16 − 1`): `s·ll <= 2^32 − 2^16` and `s·lh <= 2^32 − 2^16`, and the
+/// rounded low part is at most `2^16 − 1`, so the sum is at most `2^32 − 1`: exact, no saturation.
+#[inline(always)]
+fn mag_small(s: u32, l: u32) -> u32 {
+    let (lh, ll) = (l >> 16, l & 0xFFFF);
+    s * lh + ((((s * ll) >> 15) + 1) >> 1)
+}
+
+/// `(a·b + 2^15) >> 16` saturated to `u32::MAX` (so `u32::MAX` means "`u32::MAX` or more"), for
+/// any `a` and `b`: [`mag_small`] when one of them is at most `2^16`, else the four products of
+/// [`mag_round_large`].
+#[inline(always)]
+fn mag_round(a: u32, b: u32) -> u32 {
+    if a <= 0x1_0000 {
+        mag_small(a, b)
+    } else if b <= 0x1_0000 {
+        mag_small(b, a)
+    } else {
+        mag_round_large(a, b)
+    }
+}
+
+/// [`mag_round`] when both factors are above `2^16`: with `a = ah·2^16 + al` and
+/// `b = bh·2^16 + bl`, the result is `ah·bh·2^16 + ah·bl + al·bh + ((al·bl + 2^15) >> 16)`
+/// exactly (the first three terms are multiples of `2^16` before the shift); every partial product
+/// is below `2^32` and each sum saturates. Out of line: rare in the kernel's hot loops (one factor
+/// is usually a weight, an interpolation parameter or a rotation component, below 1), and it keeps
+/// the inlined multiply short.
+#[inline(never)]
+fn mag_round_large(a: u32, b: u32) -> u32 {
+    let (ah, al) = (a >> 16, a & 0xFFFF);
+    let (bh, bl) = (b >> 16, b & 0xFFFF);
+    let hi = ah * bh;
+    if hi > 0xFFFF {
+        return u32::MAX; // the result is at least 2^32
+    }
+    let low = (al * bl + 0x8000) >> 16;
+    (hi << 16).saturating_add(ah * bl).saturating_add(al * bh).saturating_add(low)
+}
+
+/// `magnitude` with the sign `sign` (0 or −1) applied, saturated to the `i32` range: at most
+/// `i32::MAX` when positive, `2^31` (`i32::MIN`) when negative.
+#[inline(always)]
+fn signed_saturated(magnitude: u32, sign: i32) -> i32 {
+    if magnitude >> 31 != 0 {
+        // At least 2^31: i32::MAX when positive; i32::MIN when negative (exactly 2^31, or beyond).
+        return i32::MAX ^ sign;
+    }
+    // Branch-free negation when sign = -1: (m ^ -1) + 1 = -m.
+    ((magnitude as i32) ^ sign).wrapping_sub(sign)
+}
+
+/// As [`mul_bits_i64`], in 32-bit arithmetic only: the rounded magnitude of `|a|·|b|` from
+/// [`mag_round`] (ties away from zero is half up on the magnitude), then the sign, saturated.
+#[inline(always)]
+pub(crate) fn mul_bits_split(a: i32, b: i32) -> i32 {
+    let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
+    // Usually one factor is at most 1: a weight, an interpolation parameter, a rotation component,
+    // a scale of exactly 1.
+    let m = if ua <= 0x1_0000 {
+        mag_small(ua, ub)
+    } else if ub <= 0x1_0000 {
+        mag_small(ub, ua)
+    } else {
+        return mul_bits_large(a, b);
+    };
+    signed_saturated(m, (a ^ b) >> 31)
+}
+
+/// [`mul_bits_split`] when both magnitudes are above 1 (`2^16`), out of line.
+#[inline(never)]
+fn mul_bits_large(a: i32, b: i32) -> i32 {
+    signed_saturated(mag_round_large(a.unsigned_abs(), b.unsigned_abs()), (a ^ b) >> 31)
+}
+
+/// `a × b` for a product the caller knows fits a `u64`: [`mul_u64_split`] where [`SPLIT`], the
+/// plain `u64` product otherwise (the same value).
+#[inline(always)]
+pub(crate) fn mul_u64(a: u64, b: u64) -> u64 {
+    if SPLIT {
+        mul_u64_split(a, b)
+    } else {
+        a * b
+    }
+}
+
+/// `a × b` (fitting a `u64`) through [`mul_u32_wide`] when both factors are below `2^32`, the
+/// plain product otherwise.
+#[inline(always)]
+pub(crate) fn mul_u64_split(a: u64, b: u64) -> u64 {
+    match (u32::try_from(a), u32::try_from(b)) {
+        (Ok(x), Ok(y)) => mul_u32_wide(x, y),
+        _ => a * b,
+    }
+}
+
+/// The Q16.16 product of raw bits (rounded to nearest, ties away from zero, saturated): the split
+/// form on targets without a long multiply ([`SPLIT`]), the `i64` form elsewhere. Same bits either way.
+#[inline(always)]
+pub(crate) fn mul_bits(a: i32, b: i32) -> i32 {
+    if SPLIT {
+        mul_bits_split(a, b)
+    } else {
+        mul_bits_i64(a, b)
+    }
+}
+
+/// `a + round(t × (b − a))` on raw bits, the difference in 64 bits, rounded to nearest (ties away
+/// from zero) and saturated: the `i64` reference of Q16.16 [`Scalar::lerp`](super::Scalar::lerp).
+#[inline(always)]
+pub(crate) fn lerp_bits_i64(a: i32, b: i32, t: i32) -> i32 {
+    let a = i64::from(a);
+    let d = i64::from(b) - a; // |d| < 2^32
+    let p = d * i64::from(t); // |p| < 2^63
+    let r = if p >= 0 { (p + 0x8000) >> 16 } else { -((-p + 0x8000) >> 16) };
+    sat_i32(a.saturating_add(r))
+}
+
+/// As [`lerp_bits_i64`] without a 64-bit multiply. The usual case, `b − a` fitting an `i32` and
+/// `|t| <= 1`: `r = round(d·t)` from [`mag_small`] (below `2^32`); when it is below `2^31` it fits
+/// an `i32` and the result is `a + r` saturated, as in the reference. Otherwise
+/// [`lerp_bits_wide`], out of line.
+#[inline(always)]
+pub(crate) fn lerp_bits_split(a: i32, b: i32, t: i32) -> i32 {
+    let (d, overflow) = b.overflowing_sub(a);
+    let ut = t.unsigned_abs();
+    if !overflow && ut <= 0x1_0000 {
+        let m = mag_small(ut, d.unsigned_abs());
+        if m >> 31 == 0 {
+            let sign = (d ^ t) >> 31;
+            return a.saturating_add(((m as i32) ^ sign).wrapping_sub(sign));
+        }
+    }
+    lerp_bits_wide(a, b, t)
+}
+
+/// [`lerp_bits_split`] for any inputs: `|d| < 2^32` fits a `u32`, the rounded magnitude of
+/// `|d|·|t|` comes from [`mag_round`] (saturated at `2^32`, in which case so is the result,
+/// towards the sign of `d·t`, as in the reference: `|a| <= 2^31`), and the rest is `i64` addition
+/// (no library call on any target).
+#[inline(never)]
+fn lerp_bits_wide(a: i32, b: i32, t: i32) -> i32 {
+    let a = i64::from(a);
+    let d = i64::from(b) - a; // |d| < 2^32
+    let m = i64::from(mag_round(d.unsigned_abs() as u32, t.unsigned_abs()));
+    let r = if (d < 0) != (t < 0) { -m } else { m };
+    sat_i32(a + r) // |a + r| < 2^31 + 2^32: no overflow
+}
+
+/// Q16.16 lerp on raw bits: the split form where [`SPLIT`], the `i64` form elsewhere (same bits).
+#[inline(always)]
+pub(crate) fn lerp_bits(a: i32, b: i32, t: i32) -> i32 {
+    if SPLIT {
+        lerp_bits_split(a, b, t)
+    } else {
+        lerp_bits_i64(a, b, t)
+    }
+}
+
+/// `v` saturated to the `i32` range.
+#[inline(always)]
+pub(crate) fn sat_i32(v: i64) -> i32 {
+    if v > i64::from(i32::MAX) {
+        i32::MAX
+    } else if v < i64::from(i32::MIN) {
+        i32::MIN
+    } else {
+        v as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// xorshift32: a fixed pseudo-random sequence.
+    struct Xs(u32);
+    impl Xs {
+        fn next(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            self.0
+        }
+        /// Mostly full-range words, some small magnitudes (products that do not saturate) and some
+        /// near ±2^16·k (operands around the integers).
+        fn operand(&mut self) -> i32 {
+            let r = self.next();
+            match r & 3 {
+                0 | 1 => self.next() as i32,
+                2 => (self.next() as i32) >> (r >> 27), // any magnitude
+                _ => ((self.next() & 0x1F_FFFF) as i32 - 0x10_0000) << ((r >> 28) & 7),
+            }
+        }
+    }
+
+    /// Edge values: 0, ±1 step, ±½, ±1, ±2^31−1, i32::MIN, the halves' boundaries.
+    const EDGES: [i32; 28] = [
+        0,
+        1,
+        -1,
+        2,
+        -2,
+        3,
+        -3,
+        0x7FFF,
+        0x8000,
+        -0x8000,
+        0x8001,
+        0xFFFF,
+        0x1_0000,
+        -0x1_0000,
+        0x1_0001,
+        -0x1_0001,
+        0x1_8000,
+        0xFF_FFFF,
+        0x100_0000,
+        -0x100_0000,
+        0x7FFF_0000,
+        0x7FFF_FFFF,
+        -0x7FFF_FFFF,
+        i32::MIN,
+        i32::MIN + 1,
+        0x5A82_7999,  // √2 · 2^30: its square is near 2^61
+        0xB504,       // √2 · 2^15: its square rounds at 2^16·2
+        -0x4000_0000, // −16384
+    ];
+
+    /// Independent expectation for a few products, written out: round(a·b / 2^16) half away
+    /// from zero, saturated, computed in f64 (exact for these operands).
+    #[test]
+    fn split_product_matches_hand_computed_values() {
+        let expect = |a: i32, b: i32| {
+            let p = f64::from(a) * f64::from(b) / 65536.0;
+            let r = p.abs().floor() + if p.abs().fract() >= 0.5 { 1.0 } else { 0.0 };
+            (r.copysign(p)).clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
+        };
+        // 3 steps × ½ = 1.5 steps: ties away from zero → 2 (and −2).
+        assert_eq!(mul_bits_split(3, 0x8000), 2);
+        assert_eq!(mul_bits_split(-3, 0x8000), -2);
+        assert_eq!(mul_bits_split(3, -0x8000), -2);
+        // 1 step × ½ = ½ step → 1; 1 step × (½ − 1 step) < ½ → 0.
+        assert_eq!(mul_bits_split(1, 0x8000), 1);
+        assert_eq!(mul_bits_split(1, 0x7FFF), 0);
+        // 1.5 × −2 = −3; 181 × 181 = 32761; 182 × 182 saturates; −182 × 182 too, to MIN.
+        assert_eq!(mul_bits_split(0x1_8000, -0x2_0000), -0x3_0000);
+        assert_eq!(mul_bits_split(181 << 16, 181 << 16), 32761 << 16);
+        assert_eq!(mul_bits_split(182 << 16, 182 << 16), i32::MAX);
+        assert_eq!(mul_bits_split(-182 << 16, 182 << 16), i32::MIN);
+        // −32768 × 1 = −32768 exactly (i32::MIN), and −32768 × −1 = 32768 saturates to MAX.
+        assert_eq!(mul_bits_split(i32::MIN, 0x1_0000), i32::MIN);
+        assert_eq!(mul_bits_split(i32::MIN, -0x1_0000), i32::MAX);
+        for &a in &EDGES {
+            for &b in &EDGES {
+                assert_eq!(mul_bits_split(a, b), expect(a, b), "{a} × {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn split_product_is_bit_identical_to_the_i64_reference() {
+        for &a in &EDGES {
+            for &b in &EDGES {
+                assert_eq!(mul_bits_split(a, b), mul_bits_i64(a, b), "{a} × {b}");
+                assert_eq!(mul_bits(a, b), mul_bits_i64(a, b), "{a} × {b}");
+            }
+        }
+        // Products that land exactly on a rounding tie: a·b = (2k + 1)·2^15.
+        for k in -3000i32..3000 {
+            let a = 2 * k + 1;
+            assert_eq!(mul_bits_split(a, 0x8000), mul_bits_i64(a, 0x8000), "{a} × ½");
+            assert_eq!(mul_bits_split(a << 3, 0x1000), mul_bits_i64(a << 3, 0x1000), "{a}·8 × 1/16");
+        }
+        let mut x = Xs(0x2545_F491);
+        for _ in 0..4_000_000 {
+            let (a, b) = (x.operand(), x.operand());
+            assert_eq!(mul_bits_split(a, b), mul_bits_i64(a, b), "{a} × {b}");
+        }
+    }
+
+    #[test]
+    fn rounded_magnitude_is_exact_or_saturated() {
+        let reference = |a: u32, b: u32| ((u64::from(a) * u64::from(b) + 0x8000) >> 16).min(u64::from(u32::MAX)) as u32;
+        let words = [0u32, 1, 2, 0x7FFF, 0x8000, 0xFFFF, 0x1_0000, 0x1_0001, 0xFFFF_FFFF, 0x8000_0000, 0x1_FFFF];
+        for &a in &words {
+            for &b in &words {
+                assert_eq!(mag_round(a, b), reference(a, b), "{a:#x} × {b:#x}");
+            }
+        }
+        // 2^16 × (2^32 − 1) = 2^48 − 2^16: 2^32 − 1 exactly (the fast path's largest result);
+        // (2^16 + 1) × (2^32 − 1): saturated. 0xFFFF × (2^32 − 1) = 2^48 − 2^32 − 2^16 + 1, plus
+        // 2^15, shifted: 2^32 − 2^16 − 1. 0xFFFF × 0xFFFF_0000 = 0xFFFE_0001 · 2^16 exactly.
+        assert_eq!(mag_round(0x1_0000, u32::MAX), u32::MAX);
+        assert_eq!(mag_round(0x1_0001, u32::MAX), u32::MAX);
+        assert_eq!(mag_round(u32::MAX, 0x1_0000), u32::MAX);
+        assert_eq!(mag_round(0x1_0000, 0xFFFF_FFFE), 0xFFFF_FFFE);
+        assert_eq!(mag_round(0xFFFF, u32::MAX), 0xFFFE_FFFF);
+        assert_eq!(mag_round(0xFFFF, 0xFFFF_0000), 0xFFFE_0001);
+        let mut x = Xs(0x0BAD_F00D);
+        for _ in 0..2_000_000 {
+            let (a, b) = (x.operand().unsigned_abs(), x.next() >> (x.next() & 31));
+            assert_eq!(mag_round(a, b), reference(a, b), "{a:#x} × {b:#x}");
+        }
+    }
+
+    #[test]
+    fn split_u64_product_equals_the_plain_one() {
+        let words = [0u64, 1, 3, 0xFFFF, 0x1_0000, 0x8000_0000, 0xFFFF_FFFF, 0x1_0000_0000, 0x3FFF_FFFF_FFFF];
+        for &a in &words {
+            for &b in &words {
+                if let Some(p) = a.checked_mul(b) {
+                    assert_eq!(mul_u64_split(a, b), p, "{a:#x} × {b:#x}");
+                }
+            }
+        }
+        let mut x = Xs(0x7F4A_7C15);
+        for _ in 0..1_000_000 {
+            let (a, b) = (u64::from(x.next()), u64::from(x.next()));
+            assert_eq!(mul_u64_split(a, b), a * b, "{a} × {b}");
+        }
+    }
+
+    #[test]
+    fn wide_product_is_exact() {
+        let words = [0u32, 1, 0xFFFF, 0x1_0000, 0x8000_0000, 0xFFFF_FFFF, 0x1234_5678, 0xDEAD_BEEF];
+        for &a in &words {
+            for &b in &words {
+                assert_eq!(mul_u32_wide(a, b), u64::from(a) * u64::from(b), "{a:#x} × {b:#x}");
+            }
+        }
+        let mut x = Xs(0x9E37_79B9);
+        for _ in 0..2_000_000 {
+            let (a, b) = (x.next(), x.next());
+            assert_eq!(mul_u32_wide(a, b), u64::from(a) * u64::from(b), "{a:#x} × {b:#x}");
+        }
+    }
+
+    #[test]
+    fn split_lerp_is_bit_identical_to_the_i64_reference() {
+        // Hand-computed: 1 + (3 − 1)·¼ = 1.5; −30000 to 30000 at ½ is 0 (the difference needs
+        // 33 bits); 1 + 2·2 = 5; a tie: 0 + 1 step · ½ = ½ step → 1 step (away from zero).
+        assert_eq!(lerp_bits_split(1 << 16, 3 << 16, 0x4000), 0x1_8000);
+        assert_eq!(lerp_bits_split(-30000 << 16, 30000 << 16, 0x8000), 0);
+        assert_eq!(lerp_bits_split(1 << 16, 3 << 16, 2 << 16), 5 << 16);
+        assert_eq!(lerp_bits_split(0, 1, 0x8000), 1);
+        assert_eq!(lerp_bits_split(0, -1, 0x8000), -1);
+        assert_eq!(lerp_bits_split(i32::MIN, i32::MAX, i32::MAX), i32::MAX);
+        assert_eq!(lerp_bits_split(i32::MAX, i32::MIN, i32::MAX), i32::MIN);
+        for &a in &EDGES {
+            for &b in &EDGES {
+                for &t in &EDGES {
+                    assert_eq!(lerp_bits_split(a, b, t), lerp_bits_i64(a, b, t), "lerp({a}, {b}, {t})");
+                    assert_eq!(lerp_bits(a, b, t), lerp_bits_i64(a, b, t), "lerp({a}, {b}, {t})");
+                }
+            }
+        }
+        let mut x = Xs(0x1357_9BDF);
+        for _ in 0..3_000_000 {
+            let (a, b, t) = (x.operand(), x.operand(), x.operand());
+            assert_eq!(lerp_bits_split(a, b, t), lerp_bits_i64(a, b, t), "lerp({a}, {b}, {t})");
+            // The usual case: |t| <= 1 (the fast path, and its saturating end when a + r overflows).
+            let t = (x.next() as i32) >> 15;
+            assert_eq!(lerp_bits_split(a, b, t), lerp_bits_i64(a, b, t), "lerp({a}, {b}, {t})");
+        }
+    }
+}
