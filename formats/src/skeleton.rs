@@ -165,6 +165,10 @@ pub const CHANNEL_INDEXED_TIMES: u32 = 1 << 27;
 /// Channel info bit (format version 6): a 3D rotation channel stored as packed smallest-three keys
 /// ([`PackedRotation`]); `values` and `extra` are byte offsets into `quant`.
 pub const CHANNEL_PACKED_ROTATION: u32 = 1 << 28;
+/// Channel info bit (format version 7): the channel's times are a bitmap over the clip's time
+/// table (with [`CHANNEL_INDEXED_TIMES`]); `times` is the bitmap's byte offset in `time_index`
+/// (see [`bitmap_select`]).
+pub const CHANNEL_BITMAP_TIMES: u32 = 1 << 29;
 /// The size of a packed rotation channel's parameters ([`PackedRotation`]) in bytes.
 pub const PACKED_ROTATION_PARAMS_LEN: usize = 16;
 /// The most bits a packed component may have.
@@ -443,6 +447,28 @@ pub enum SkeletonDefect {
         /// The id found.
         name: u32,
     },
+    /// A bitmap-timed channel's bitmap ([`CHANNEL_BITMAP_TIMES`]) does not have exactly one set bit
+    /// per key, or has a bit at or past the time table's length.
+    TimeBitmap {
+        /// The bone.
+        bone: u32,
+        /// The channel.
+        channel: u8,
+        /// The bits set in it.
+        found: u32,
+    },
+    /// A channel uses an encoding newer than the blob's format version (e.g. a version-5 blob
+    /// with a packed rotation, which version 6 added).
+    NewerEncoding {
+        /// The bone.
+        bone: u32,
+        /// The channel.
+        channel: u8,
+        /// The blob's format version.
+        version: u16,
+        /// The version that added the encoding.
+        needs: u16,
+    },
     /// A packed rotation channel's parameters are invalid: `what` is `"dropped"` (reserved bits of
     /// byte 0 not 0), `"bits"` (a width over [`PACKED_MAX_BITS`]), `"extent"` (a non-zero extent
     /// with zero bits) or `"range"` (`min + extent` over 1.0).
@@ -505,6 +531,14 @@ impl fmt::Display for SkeletonDefect {
                 write!(f, "event {event}: time is not finite, outside [0, duration] or before the previous event's")
             }
             Self::EventName { event, name } => write!(f, "event {event}: name id {name} does not fit 16 bits"),
+            Self::TimeBitmap { bone, channel, found } => write!(
+                f,
+                "bone {bone} channel {channel}: the time bitmap has {found} keys within the time table, not its key count"
+            ),
+            Self::NewerEncoding { bone, channel, version, needs } => write!(
+                f,
+                "bone {bone} channel {channel}: uses an encoding of format version {needs} in a version-{version} blob"
+            ),
             Self::PackedParams { bone, what } => {
                 write!(f, "bone {bone}: packed rotation parameters have an invalid {what}")
             }
@@ -707,6 +741,73 @@ impl PackedRotation {
     pub fn decode_key(&self, stream: &[u8], k: usize) -> Option<[i32; 4]> {
         Some(self.decode(self.read_key(stream, k)?))
     }
+}
+
+/// The bytes of a time bitmap over a time table of `entries` entries (`⌈entries / 8⌉`).
+pub const fn bitmap_len(entries: usize) -> usize {
+    entries.div_ceil(8)
+}
+
+/// The time table index of key `k` of a bitmap-timed channel ([`CHANNEL_BITMAP_TIMES`], format
+/// version 7): the position of the `k`-th (from 0) set bit of `bits`, bit `j` being bit `j % 8`
+/// of byte `j / 8`; `None` when fewer bits are set. It reads the bitmap four bytes at a time (a
+/// count of ones per word, then the bit inside the word): host and kernel both decode through it.
+///
+/// ```
+/// use ossicle_format::skeleton::{bitmap_next, bitmap_select};
+///
+/// // Keys at table entries 0, 3 and 9.
+/// let bits = [0b0000_1001u8, 0b0000_0010];
+/// assert_eq!([0, 1, 2].map(|k| bitmap_select(&bits, k)), [Some(0), Some(3), Some(9)]);
+/// assert_eq!(bitmap_select(&bits, 3), None);
+/// assert_eq!((bitmap_next(&bits, 1), bitmap_next(&bits, 4), bitmap_next(&bits, 10)), (Some(3), Some(9), None));
+/// ```
+#[inline]
+pub fn bitmap_select(bits: &[u8], k: usize) -> Option<usize> {
+    let mut left = k;
+    for (w, chunk) in bits.chunks(4).enumerate() {
+        let word = le_word(chunk);
+        let ones = word.count_ones() as usize;
+        if left < ones {
+            return w.checked_mul(32)?.checked_add(select_in_word(word, left));
+        }
+        left -= ones;
+    }
+    None
+}
+
+/// The position of the first set bit of `bits` at or after `from` (see [`bitmap_select`]).
+#[inline]
+pub fn bitmap_next(bits: &[u8], from: usize) -> Option<usize> {
+    let mut w = from / 32;
+    let mut word = le_word(bits.get(w.checked_mul(4)?..)?) & (u32::MAX << (from % 32));
+    while word == 0 {
+        w = w.checked_add(1)?;
+        word = le_word(bits.get(w.checked_mul(4)?..)?);
+        if bits.len() <= w.saturating_mul(4) {
+            return None;
+        }
+    }
+    w.checked_mul(32)?.checked_add(word.trailing_zeros() as usize)
+}
+
+/// The first (up to) four bytes of `chunk` as a little-endian word, zero-padded.
+#[inline]
+fn le_word(chunk: &[u8]) -> u32 {
+    let mut b = [0u8; 4];
+    for (o, &x) in b.iter_mut().zip(chunk) {
+        *o = x;
+    }
+    u32::from_le_bytes(b)
+}
+
+/// The position of set bit `r` (from 0, `r` < the word's count of ones) of `word`.
+#[inline]
+fn select_in_word(mut word: u32, r: usize) -> usize {
+    for _ in 0..r {
+        word &= word.wrapping_sub(1);
+    }
+    word.trailing_zeros() as usize
 }
 
 /// `⌊√n⌋`, digit by digit (integer only; `u64::isqrt` is newer than the crate's MSRV).
@@ -950,6 +1051,10 @@ impl ChannelRecord {
     pub const fn indexed_times(&self) -> bool {
         self.info & CHANNEL_INDEXED_TIMES != 0
     }
+    /// Whether the times are a bitmap over the clip's time table ([`CHANNEL_BITMAP_TIMES`]).
+    pub const fn bitmap_times(&self) -> bool {
+        self.info & CHANNEL_BITMAP_TIMES != 0
+    }
     /// Whether the values are packed smallest-three rotation keys ([`PackedRotation`]).
     pub const fn packed_rotation(&self) -> bool {
         self.info & CHANNEL_PACKED_ROTATION != 0
@@ -1008,9 +1113,22 @@ impl<'a> SkelClipSection<'a> {
         })
     }
 
-    /// Parses and validates a clip body on its own (see the [module docs](self)); the skeleton it
-    /// names is checked by [`check_skeleton`](Self::check_skeleton).
+    /// Parses and validates a clip body on its own (see the [module docs](self)) as a blob of the
+    /// current [`FORMAT_VERSION`](crate::FORMAT_VERSION) holds it; the skeleton it names is
+    /// checked by [`check_skeleton`](Self::check_skeleton).
     pub fn parse(body: &'a [u8], encoding: ScalarEncoding, strings: &StringTable<'a>) -> Result<Self, SectionDefect> {
+        Self::parse_version(body, encoding, strings, crate::FORMAT_VERSION)
+    }
+
+    /// [`parse`](Self::parse) for a blob of format `version`: a channel encoding newer than
+    /// `version` (packed rotations before 6, bitmap times before 7) is refused with
+    /// [`SkeletonDefect::NewerEncoding`].
+    pub fn parse_version(
+        body: &'a [u8],
+        encoding: ScalarEncoding,
+        strings: &StringTable<'a>,
+        version: u16,
+    ) -> Result<Self, SectionDefect> {
         let this = Self::open(body, encoding, strings)?;
         let raw = this.body;
         let d = SectionDefect::Skeleton;
@@ -1075,7 +1193,7 @@ impl<'a> SkelClipSection<'a> {
         for b in 0..bones {
             for c in 0..CHANNELS_PER_BONE {
                 if this.has_record(b, c) {
-                    this.check_channel(b, c)?;
+                    this.check_channel(b, c, version)?;
                 }
             }
         }
@@ -1097,7 +1215,7 @@ impl<'a> SkelClipSection<'a> {
         Ok(this)
     }
 
-    fn check_channel(&self, b: usize, c: usize) -> Result<(), SectionDefect> {
+    fn check_channel(&self, b: usize, c: usize, version: u16) -> Result<(), SectionDefect> {
         let (bone, channel) = (b as u32, c as u8);
         let d = SectionDefect::Skeleton;
         let encoding = self.encoding;
@@ -1109,9 +1227,20 @@ impl<'a> SkelClipSection<'a> {
             | (3 << CHANNEL_INTERP_SHIFT)
             | CHANNEL_QUANTIZED
             | CHANNEL_INDEXED_TIMES
-            | CHANNEL_PACKED_ROTATION;
+            | CHANNEL_PACKED_ROTATION
+            | CHANNEL_BITMAP_TIMES;
         if r.info & !known != 0 || r.interpolation() > INTERP_HERMITE || n == 0 {
             return Err(info_err);
+        }
+        if r.bitmap_times() && !r.indexed_times() {
+            return Err(info_err);
+        }
+        let newer = |needs: u16| d(SkeletonDefect::NewerEncoding { bone, channel, version, needs });
+        if r.packed_rotation() && version < 6 {
+            return Err(newer(6));
+        }
+        if r.bitmap_times() && version < 7 {
+            return Err(newer(7));
         }
         let hermite = r.interpolation() == INTERP_HERMITE;
         if r.packed_rotation() && (self.dimension != Dimension::D3 || c != 1 || r.quantized() || hermite) {
@@ -1124,8 +1253,15 @@ impl<'a> SkelClipSection<'a> {
         let n = n as usize;
         let nw = n * w; // n < 2^24, w ≤ 4
         let words = self.data.len();
-        let times_len = if r.indexed_times() { self.time_index_len() } else { words };
-        if !run_ok(r.times, n, times_len) {
+        let table = self.times.len();
+        let (times_len, times_run) = if r.bitmap_times() {
+            (self.body.time_index.len(), bitmap_len(table))
+        } else if r.indexed_times() {
+            (self.time_index_len(), n)
+        } else {
+            (words, n)
+        };
+        if !run_ok(r.times, times_run, times_len) {
             return Err(range_err);
         }
         let packed = if r.packed_rotation() {
@@ -1148,7 +1284,15 @@ impl<'a> SkelClipSection<'a> {
             return Err(range_err);
         }
         let word = |i: usize| self.data.get(i).unwrap_or(0);
-        if r.indexed_times() {
+        if r.bitmap_times() {
+            // Bits in table order: the times increase; exactly n set, the last within the table.
+            let bits = self.time_bitmap(r.times as usize).unwrap_or(&[]);
+            let found: u32 = bits.iter().map(|b| b.count_ones()).sum();
+            let last = n.checked_sub(1).and_then(|k| bitmap_select(bits, k));
+            if found as usize != n || last.is_none_or(|j| j >= table) {
+                return Err(d(SkeletonDefect::TimeBitmap { bone, channel, found }));
+            }
+        } else if r.indexed_times() {
             // The table is checked (increasing, within the clip): increasing indices into it suffice.
             let mut previous: Option<u16> = None;
             for k in 0..n {
@@ -1343,6 +1487,12 @@ impl<'a> SkelClipSection<'a> {
         } else {
             bytes.get(i).map(|&b| u16::from(b))
         }
+    }
+    /// The time bitmap of a bitmap-timed channel whose record's `times` is `at`
+    /// ([`bitmap_len`] of the time table bytes of `time_index` from byte `at`).
+    #[inline]
+    pub fn time_bitmap(&self, at: usize) -> Option<&'a [u8]> {
+        self.body.time_index.get(at..at.checked_add(bitmap_len(self.times.len()))?)
     }
     /// The data words.
     pub fn data(&self) -> WordView<'a> {

@@ -38,8 +38,8 @@ use crate::ir::{ChannelInterp, KeyTangents, SkelClipIr, SkeletonIr};
 use crate::reduce::recover_packed;
 use crate::sources::evac;
 use ossicle_format::skeleton::{
-    dequantize, pack_channels, packed_word, ChannelRecord, Dimension, SkelClipBody, SkeletonBody,
-    CHANNEL_INDEXED_TIMES, CHANNEL_PACKED_ROTATION, CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN,
+    bitmap_len, dequantize, pack_channels, packed_word, ChannelRecord, Dimension, SkelClipBody, SkeletonBody,
+    CHANNEL_BITMAP_TIMES, CHANNEL_INDEXED_TIMES, CHANNEL_PACKED_ROTATION, CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN,
     INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP, MAX_BONES, MAX_CHANNEL_KEYS, NO_PARENT, PACKED_ROTATION_PARAMS_LEN,
 };
 use ossicle_format::{BlobWriter, ScalarEncoding};
@@ -418,7 +418,9 @@ struct PlacedTimes {
 
 /// Places every channel's time words (`channel_times`: record index, words): indexed into a table
 /// of the clip's distinct time words, or raw in `data`, whichever is smaller (identical runs
-/// shared); sets the records' times field and indexed bit.
+/// shared); sets the records' times field and indexed bit. An indexed run is stored as 8- or
+/// 16-bit indices, or as a bitmap over the table ([`CHANNEL_BITMAP_TIMES`], format version 7)
+/// when that is smaller (`⌈table / 8⌉` bytes against one or two per key).
 fn place_times(
     encoding: ScalarEncoding,
     channel_times: &[(usize, Vec<u32>)],
@@ -429,11 +431,16 @@ fn place_times(
     distinct.sort_by(|&a, &b| encoding.decode_f64(a).total_cmp(&encoding.decode_f64(b)));
     distinct.dedup();
     let mut raw_runs: HashMap<&[u32], ()> = HashMap::new();
-    let raw_bytes: usize =
-        channel_times.iter().filter(|(_, t)| raw_runs.insert(t, ()).is_none()).map(|(_, t)| 4 * t.len()).sum();
+    let unique: Vec<&[u32]> =
+        channel_times.iter().filter(|(_, t)| raw_runs.insert(t, ()).is_none()).map(|(_, t)| &t[..]).collect();
+    let raw_bytes: usize = unique.iter().map(|t| 4 * t.len()).sum();
     let wide = distinct.len() > 256;
+    let per_key = if wide { 2 } else { 1 };
+    let bitmap_bytes = bitmap_len(distinct.len());
+    let bitmap = |t: &[u32]| bitmap_bytes < per_key * t.len();
     let position: HashMap<u32, u16> = distinct.iter().enumerate().map(|(i, &w)| (w, i as u16)).collect();
-    let indexed_bytes = 4 * distinct.len() + raw_bytes / 4 * if wide { 2 } else { 1 };
+    let indexed_bytes =
+        4 * distinct.len() + unique.iter().map(|t| if bitmap(t) { bitmap_bytes } else { per_key * t.len() }).sum::<usize>();
     if distinct.len() > usize::from(u16::MAX) + 1 || indexed_bytes >= raw_bytes {
         let mut runs: HashMap<&[u32], u32> = HashMap::new();
         for (r, t) in channel_times {
@@ -448,21 +455,40 @@ fn place_times(
     }
     let mut index: Vec<u8> = Vec::new();
     let mut runs: HashMap<&[u32], u32> = HashMap::new();
-    for (r, t) in channel_times {
-        let at = *runs.entry(t).or_insert_with(|| {
-            let at = (index.len() / if wide { 2 } else { 1 }) as u32;
-            for w in t {
-                let i = position.get(w).copied().unwrap_or(0);
-                if wide {
-                    index.extend(i.to_le_bytes());
-                } else {
-                    index.push(i as u8);
-                }
+    // Index runs first (u16 runs at even offsets), then the bitmaps (byte offsets).
+    for pass_bitmaps in [false, true] {
+        for (r, t) in channel_times {
+            if bitmap(t) != pass_bitmaps {
+                continue;
             }
-            at
-        });
-        records[*r][0] |= CHANNEL_INDEXED_TIMES;
-        records[*r][1] = at;
+            let at = *runs.entry(t).or_insert_with(|| {
+                if pass_bitmaps {
+                    let at = index.len() as u32;
+                    let mut bits = vec![0u8; bitmap_bytes];
+                    for w in t {
+                        let i = usize::from(position.get(w).copied().unwrap_or(0));
+                        bits[i / 8] |= 1 << (i % 8);
+                    }
+                    index.extend(bits);
+                    return at;
+                }
+                let at = (index.len() / per_key) as u32;
+                for w in t {
+                    let i = position.get(w).copied().unwrap_or(0);
+                    if wide {
+                        index.extend(i.to_le_bytes());
+                    } else {
+                        index.push(i as u8);
+                    }
+                }
+                at
+            });
+            records[*r][0] |= CHANNEL_INDEXED_TIMES | if pass_bitmaps { CHANNEL_BITMAP_TIMES } else { 0 };
+            records[*r][1] = at;
+        }
+    }
+    if wide && index.len() % 2 == 1 {
+        index.push(0);
     }
     PlacedTimes { table: le(&distinct), index, wide }
 }
