@@ -181,6 +181,14 @@ pub const PACKED_VALUE_ONE: i64 = 1 << 30;
 pub const CLIP_FLAG_LOOP: u8 = 1;
 /// Clip flag: `time_index` entries are u16 LE (else u8).
 pub const CLIP_FLAG_WIDE_INDEX: u8 = 2;
+/// Clip flag (format version 7): the time table is a uniform grid, `times` holds two u32 LE
+/// integers, the rate (1..=65535 entries per second) and the entry count (1..=65536), and entry
+/// `j` is [`grid_time`]`(encoding, j, rate)`.
+pub const CLIP_FLAG_GRID_TIMES: u8 = 4;
+/// The largest rate of a grid time table ([`CLIP_FLAG_GRID_TIMES`]).
+pub const GRID_MAX_RATE: u32 = 65_535;
+/// The most entries of a grid time table ([`CLIP_FLAG_GRID_TIMES`]; indices are at most u16).
+pub const GRID_MAX_ENTRIES: u32 = 65_536;
 /// Interpolation code: step.
 pub const INTERP_STEP: u32 = 0;
 /// Interpolation code: linear.
@@ -447,6 +455,15 @@ pub enum SkeletonDefect {
         /// The id found.
         name: u32,
     },
+    /// A grid time table ([`CLIP_FLAG_GRID_TIMES`]) is not two words, has a rate of 0 or over
+    /// [`GRID_MAX_RATE`], no entries or more than [`GRID_MAX_ENTRIES`], or a last entry past the
+    /// duration (or outside Q16.16).
+    TimeGrid {
+        /// The rate found.
+        rate: u32,
+        /// The entry count found.
+        entries: u32,
+    },
     /// A bitmap-timed channel's bitmap ([`CHANNEL_BITMAP_TIMES`]) does not have exactly one set bit
     /// per key, or has a bit at or past the time table's length.
     TimeBitmap {
@@ -531,6 +548,9 @@ impl fmt::Display for SkeletonDefect {
                 write!(f, "event {event}: time is not finite, outside [0, duration] or before the previous event's")
             }
             Self::EventName { event, name } => write!(f, "event {event}: name id {name} does not fit 16 bits"),
+            Self::TimeGrid { rate, entries } => {
+                write!(f, "grid time table of {entries} entries at {rate}/s is invalid or longer than the clip")
+            }
             Self::TimeBitmap { bone, channel, found } => write!(
                 f,
                 "bone {bone} channel {channel}: the time bitmap has {found} keys within the time table, not its key count"
@@ -740,6 +760,78 @@ impl PackedRotation {
     #[inline]
     pub fn decode_key(&self, stream: &[u8], k: usize) -> Option<[i32; 4]> {
         Some(self.decode(self.read_key(stream, k)?))
+    }
+}
+
+/// Entry `j` of a grid time table of `rate` entries per second ([`CLIP_FLAG_GRID_TIMES`], format
+/// version 7) as a scalar word of `encoding`: `j / rate` rounded once to nearest, in f32
+/// `(j as f32) / (rate as f32)` (both exact, the quotient correctly rounded), in Q16.16
+/// `(j·2^16 + ⌊rate / 2⌋) div rate` (u32 arithmetic; no ties occur). `None` when `j` is over
+/// 65,535, `rate` is 0 or over [`GRID_MAX_RATE`], or the time does not fit Q16.16. Host and kernel
+/// both compute times through it.
+///
+/// ```
+/// use ossicle_format::skeleton::grid_time;
+/// use ossicle_format::ScalarEncoding;
+///
+/// assert_eq!(grid_time(ScalarEncoding::F32, 7, 30), Some((7.0f32 / 30.0).to_bits()));
+/// assert_eq!(grid_time(ScalarEncoding::Q16_16, 1, 30), Some(2185)); // 65536 / 30 = 2184.53
+/// assert_eq!(grid_time(ScalarEncoding::Q16_16, 3, 0), None);
+/// ```
+#[inline]
+pub fn grid_time(encoding: ScalarEncoding, j: usize, rate: u32) -> Option<u32> {
+    let j = u16::try_from(j).ok()?;
+    if rate == 0 || rate > GRID_MAX_RATE {
+        return None;
+    }
+    match encoding {
+        ScalarEncoding::F32 => Some((f32::from(j) / rate as f32).to_bits()),
+        ScalarEncoding::Q16_16 => {
+            // ≤ 65535·2^16 + 32767 < 2^32.
+            let q = (u32::from(j) << 16).checked_add(rate / 2)?.checked_div(rate)?;
+            (q <= i32::MAX as u32).then_some(q)
+        }
+    }
+}
+
+/// A clip's time table: scalar words stored in the blob, or a uniform grid
+/// ([`CLIP_FLAG_GRID_TIMES`]) whose entries [`grid_time`] computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeTable<'a> {
+    /// Stored scalar words.
+    Words(WordView<'a>),
+    /// `entries` times `j / rate`, `j` = 0, 1, …
+    Grid {
+        /// Entries per second.
+        rate: u32,
+        /// The number of entries.
+        entries: usize,
+        /// The blob's scalar encoding.
+        encoding: ScalarEncoding,
+    },
+}
+
+impl TimeTable<'_> {
+    /// The number of entries.
+    #[inline]
+    pub fn len(&self) -> usize {
+        match *self {
+            Self::Words(w) => w.len(),
+            Self::Grid { entries, .. } => entries,
+        }
+    }
+    /// Whether it has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Entry `j` (a scalar word), `None` past the end.
+    #[inline]
+    pub fn get(&self, j: usize) -> Option<u32> {
+        match *self {
+            Self::Words(w) => w.get(j),
+            Self::Grid { rate, entries, encoding } if j < entries => grid_time(encoding, j, rate),
+            Self::Grid { .. } => None,
+        }
     }
 }
 
@@ -1135,7 +1227,8 @@ impl<'a> SkelClipSection<'a> {
         if strings.get(raw.skeleton).is_none() {
             return Err(SectionDefect::StringRef { string: raw.skeleton, count: strings.len() });
         }
-        if raw.flags & !(CLIP_FLAG_LOOP | CLIP_FLAG_WIDE_INDEX) != 0 {
+        let known = CLIP_FLAG_LOOP | CLIP_FLAG_WIDE_INDEX | if version >= 7 { CLIP_FLAG_GRID_TIMES } else { 0 };
+        if raw.flags & !known != 0 {
             return Err(d(SkeletonDefect::Flags { found: raw.flags }));
         }
         let positive = match encoding {
@@ -1179,8 +1272,19 @@ impl<'a> SkelClipSection<'a> {
         if records as usize != record_count {
             return Err(d(SkeletonDefect::BoneEntry { bone: bones as u32, entry: record_count as u32 }));
         }
+        if let TimeTable::Grid { rate, entries, .. } = this.time_table() {
+            // Increasing by construction (steps over 2^-16 s); the last entry within the clip.
+            let last = entries.checked_sub(1).and_then(|j| grid_time(encoding, j, rate));
+            let grid_ok = raw.times.len() == 8
+                && entries as u32 <= GRID_MAX_ENTRIES
+                && last.is_some_and(|t| !less(encoding, raw.duration, t));
+            if !grid_ok {
+                return Err(d(SkeletonDefect::TimeGrid { rate, entries: entries as u32 }));
+            }
+        }
         let mut previous: Option<u32> = None;
-        for (i, t) in this.times.iter().enumerate() {
+        let table_words = if this.body.flags & CLIP_FLAG_GRID_TIMES != 0 { WordView::new(&[]) } else { this.times };
+        for (i, t) in table_words.iter().enumerate() {
             let ordered = match previous {
                 Some(p) => less(encoding, p, t),
                 None => !less(encoding, t, 0),
@@ -1253,7 +1357,7 @@ impl<'a> SkelClipSection<'a> {
         let n = n as usize;
         let nw = n * w; // n < 2^24, w ≤ 4
         let words = self.data.len();
-        let table = self.times.len();
+        let table = self.time_table().len();
         let (times_len, times_run) = if r.bitmap_times() {
             (self.body.time_index.len(), bitmap_len(table))
         } else if r.indexed_times() {
@@ -1297,7 +1401,7 @@ impl<'a> SkelClipSection<'a> {
             let mut previous: Option<u16> = None;
             for k in 0..n {
                 let i = self.time_index(r.times as usize + k).unwrap_or(u16::MAX);
-                if usize::from(i) >= self.times.len() || previous.is_some_and(|p| p >= i) {
+                if usize::from(i) >= table || previous.is_some_and(|p| p >= i) {
                     return Err(d(SkeletonDefect::KeyTime { bone, channel, key: k as u32 }));
                 }
                 previous = Some(i);
@@ -1454,9 +1558,15 @@ impl<'a> SkelClipSection<'a> {
     pub fn bone_entries(&self) -> WordView<'a> {
         self.bones
     }
-    /// The time table.
-    pub fn time_table(&self) -> WordView<'a> {
-        self.times
+    /// The time table (stored words, or a grid with [`CLIP_FLAG_GRID_TIMES`]).
+    #[inline]
+    pub fn time_table(&self) -> TimeTable<'a> {
+        if self.body.flags & CLIP_FLAG_GRID_TIMES != 0 {
+            let [rate, entries] = self.times.words::<2>(0).unwrap_or([0, 0]);
+            TimeTable::Grid { rate, entries: entries as usize, encoding: self.encoding }
+        } else {
+            TimeTable::Words(self.times)
+        }
     }
     /// Whether the time indices are u16 (else u8).
     pub fn wide_index(&self) -> bool {
@@ -1492,7 +1602,7 @@ impl<'a> SkelClipSection<'a> {
     /// ([`bitmap_len`] of the time table bytes of `time_index` from byte `at`).
     #[inline]
     pub fn time_bitmap(&self, at: usize) -> Option<&'a [u8]> {
-        self.body.time_index.get(at..at.checked_add(bitmap_len(self.times.len()))?)
+        self.body.time_index.get(at..at.checked_add(bitmap_len(self.time_table().len()))?)
     }
     /// The data words.
     pub fn data(&self) -> WordView<'a> {

@@ -39,7 +39,7 @@ use crate::reduce::recover_packed;
 use crate::sources::evac;
 use ossicle_format::skeleton::{
     bitmap_len, dequantize, pack_channels, packed_word, ChannelRecord, Dimension, SkelClipBody, SkeletonBody,
-    CHANNEL_BITMAP_TIMES, CHANNEL_INDEXED_TIMES, CHANNEL_PACKED_ROTATION, CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN,
+    grid_time, CHANNEL_BITMAP_TIMES, CHANNEL_INDEXED_TIMES, CLIP_FLAG_GRID_TIMES, GRID_MAX_ENTRIES, GRID_MAX_RATE, CHANNEL_PACKED_ROTATION, CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN,
     INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP, MAX_BONES, MAX_CHANNEL_KEYS, NO_PARENT, PACKED_ROTATION_PARAMS_LEN,
 };
 use ossicle_format::{BlobWriter, ScalarEncoding};
@@ -349,7 +349,9 @@ pub fn encode_skel_clip(
     let times = place_times(encoding, &channel_times, &mut records, &mut data);
     let (bones, channels) = pack_channels(&records);
     let data = le(&data);
-    let flags = if clip.looping { CLIP_FLAG_LOOP } else { 0 } | if times.wide { CLIP_FLAG_WIDE_INDEX } else { 0 };
+    let flags = if clip.looping { CLIP_FLAG_LOOP } else { 0 }
+        | if times.wide { CLIP_FLAG_WIDE_INDEX } else { 0 }
+        | if times.grid { CLIP_FLAG_GRID_TIMES } else { 0 };
     let body = SkelClipBody {
         name,
         skeleton,
@@ -414,13 +416,38 @@ struct PlacedTimes {
     table: Vec<u8>,
     index: Vec<u8>,
     wide: bool,
+    grid: bool,
+}
+
+/// The uniform grid `distinct` (sorted time words) lies on, if any: the rate (entries per second)
+/// and each time's entry, when every word is exactly the format's [`grid_time`] of its entry.
+fn grid_of(encoding: ScalarEncoding, distinct: &[u32]) -> Option<(u32, Vec<usize>)> {
+    let ts: Vec<f64> = distinct.iter().map(|&w| encoding.decode_f64(w)).collect();
+    let gap = ts.windows(2).map(|p| p[1] - p[0]).fold(f64::INFINITY, f64::min);
+    let rate = (1.0 / gap).round();
+    if !(1.0..=f64::from(GRID_MAX_RATE)).contains(&rate) {
+        return None;
+    }
+    let rate = rate as u32;
+    let mut entries = Vec::with_capacity(ts.len());
+    for (&t, &w) in ts.iter().zip(distinct) {
+        let j = (t * f64::from(rate)).round();
+        if !(0.0..f64::from(GRID_MAX_ENTRIES)).contains(&j) || grid_time(encoding, j as usize, rate) != Some(w) {
+            return None;
+        }
+        entries.push(j as usize);
+    }
+    Some((rate, entries))
 }
 
 /// Places every channel's time words (`channel_times`: record index, words): indexed into a table
 /// of the clip's distinct time words, or raw in `data`, whichever is smaller (identical runs
-/// shared); sets the records' times field and indexed bit. An indexed run is stored as 8- or
-/// 16-bit indices, or as a bitmap over the table ([`CHANNEL_BITMAP_TIMES`], format version 7)
-/// when that is smaller (`⌈table / 8⌉` bytes against one or two per key).
+/// shared); sets the records' times field and indexed bit. The table is stored as words, or, when
+/// every time lies exactly on a uniform grid ([`grid_of`]) and that is smaller, as the grid's rate
+/// and length ([`CLIP_FLAG_GRID_TIMES`], format version 7). An indexed run is stored as 8- or
+/// 16-bit indices (16 when the table has over 256 entries), or as a bitmap over the table
+/// ([`CHANNEL_BITMAP_TIMES`], format version 7) when that is smaller (`⌈entries / 8⌉` bytes
+/// against one or two per key).
 fn place_times(
     encoding: ScalarEncoding,
     channel_times: &[(usize, Vec<u32>)],
@@ -434,14 +461,29 @@ fn place_times(
     let unique: Vec<&[u32]> =
         channel_times.iter().filter(|(_, t)| raw_runs.insert(t, ()).is_none()).map(|(_, t)| &t[..]).collect();
     let raw_bytes: usize = unique.iter().map(|t| 4 * t.len()).sum();
-    let wide = distinct.len() > 256;
-    let per_key = if wide { 2 } else { 1 };
-    let bitmap_bytes = bitmap_len(distinct.len());
-    let bitmap = |t: &[u32]| bitmap_bytes < per_key * t.len();
-    let position: HashMap<u32, u16> = distinct.iter().enumerate().map(|(i, &w)| (w, i as u16)).collect();
-    let indexed_bytes =
-        4 * distinct.len() + unique.iter().map(|t| if bitmap(t) { bitmap_bytes } else { per_key * t.len() }).sum::<usize>();
-    if distinct.len() > usize::from(u16::MAX) + 1 || indexed_bytes >= raw_bytes {
+    // Bytes of the indices into a table of `entries` entries (runs as indices or bitmaps).
+    let index_bytes = |entries: usize| -> usize {
+        let per_key = if entries > 256 { 2 } else { 1 };
+        unique.iter().map(|t| (per_key * t.len()).min(bitmap_len(entries))).sum()
+    };
+    let words_bytes = 4 * distinct.len() + index_bytes(distinct.len());
+    let grid = grid_of(encoding, &distinct).filter(|(_, e)| {
+        let entries = e.last().map_or(0, |&j| j + 1);
+        8 + index_bytes(entries) < words_bytes
+    });
+    let (table, position, entries): (Vec<u8>, HashMap<u32, u16>, usize) = match &grid {
+        Some((rate, at)) => {
+            let entries = at.last().map_or(0, |&j| j + 1);
+            let position = distinct.iter().zip(at).map(|(&w, &j)| (w, j as u16)).collect();
+            (le(&[*rate, entries as u32]), position, entries)
+        }
+        None => {
+            let position = distinct.iter().enumerate().map(|(i, &w)| (w, i as u16)).collect();
+            (le(&distinct), position, distinct.len())
+        }
+    };
+    let indexed_bytes = table.len() + index_bytes(entries);
+    if entries > usize::from(u16::MAX) + 1 || indexed_bytes >= raw_bytes {
         let mut runs: HashMap<&[u32], u32> = HashMap::new();
         for (r, t) in channel_times {
             let at = *runs.entry(t).or_insert_with(|| {
@@ -451,8 +493,12 @@ fn place_times(
             });
             records[*r][1] = at;
         }
-        return PlacedTimes { table: Vec::new(), index: Vec::new(), wide: false };
+        return PlacedTimes { table: Vec::new(), index: Vec::new(), wide: false, grid: false };
     }
+    let wide = entries > 256;
+    let per_key = if wide { 2 } else { 1 };
+    let bitmap_bytes = bitmap_len(entries);
+    let bitmap = |t: &[u32]| bitmap_bytes < per_key * t.len();
     let mut index: Vec<u8> = Vec::new();
     let mut runs: HashMap<&[u32], u32> = HashMap::new();
     // Index runs first (u16 runs at even offsets), then the bitmaps (byte offsets).
@@ -490,7 +536,7 @@ fn place_times(
     if wide && index.len() % 2 == 1 {
         index.push(0);
     }
-    PlacedTimes { table: le(&distinct), index, wide }
+    PlacedTimes { table, index, wide, grid: grid.is_some() }
 }
 
 /// A quantised channel: per-component (min word, extent word) ranges, and the u16 values.

@@ -48,7 +48,7 @@ use core::marker::PhantomData;
 pub use ossicle_format::skeleton::Dimension;
 use ossicle_format::skeleton::{
     bitmap_next, bitmap_select, dequantize, packed_word, PackedRotation, SkelClipSection, SkeletonSection,
-    INTERP_HERMITE, INTERP_STEP,
+    TimeTable, INTERP_HERMITE, INTERP_STEP,
 };
 use ossicle_format::{ScalarEncoding, WordView};
 
@@ -213,12 +213,12 @@ enum Repr<'a> {
     Quant { bytes: &'a [u8], width: usize, ranges: WordView<'a> },
     /// Packed smallest-three rotation keys (four scalars per key).
     Packed { stream: &'a [u8], keys: usize, params: PackedRotation },
-    /// u8 indices into a table of scalar words.
-    Index8 { index: &'a [u8], table: WordView<'a> },
-    /// u16 LE indices into a table of scalar words.
-    Index16 { index: &'a [u8], table: WordView<'a> },
-    /// A bitmap over a table of scalar words: scalar `i` is the entry of the `i`-th set bit.
-    Bitmap { bits: &'a [u8], keys: usize, table: WordView<'a> },
+    /// u8 indices into a time table.
+    Index8 { index: &'a [u8], table: TimeTable<'a> },
+    /// u16 LE indices into a time table.
+    Index16 { index: &'a [u8], table: TimeTable<'a> },
+    /// A bitmap over a time table: scalar `i` is the entry of the `i`-th set bit.
+    Bitmap { bits: &'a [u8], keys: usize, table: TimeTable<'a> },
 }
 
 /// The scalars of one channel's times, values or tangents in a blob: raw words decoded with
