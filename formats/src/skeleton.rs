@@ -185,6 +185,18 @@ pub const CLIP_FLAG_WIDE_INDEX: u8 = 2;
 /// integers, the rate (1..=65535 entries per second) and the entry count (1..=65536), and entry
 /// `j` is [`grid_time`]`(encoding, j, rate)`.
 pub const CLIP_FLAG_GRID_TIMES: u8 = 4;
+/// Clip flag (format version 7): compact layout: bone entries are u16 LE
+/// ([`COMPACT_BONE_ENTRY_LEN`]: mask bits 0-2, first record bits 3-15) and channel records are 8
+/// bytes ([`COMPACT_RECORD_LEN`], see [`ChannelRecord::from_compact`]).
+pub const CLIP_FLAG_COMPACT: u8 = 8;
+/// The size of one bone entry of a compact clip ([`CLIP_FLAG_COMPACT`]) in bytes.
+pub const COMPACT_BONE_ENTRY_LEN: usize = 2;
+/// The size of one channel record of a compact clip ([`CLIP_FLAG_COMPACT`]) in bytes.
+pub const COMPACT_RECORD_LEN: usize = 8;
+/// The largest `times`, `values` or `extra` field of a compact channel record (14 bits).
+pub const COMPACT_FIELD_MAX: u32 = (1 << 14) - 1;
+/// The largest record index a compact bone entry holds (13 bits).
+pub const COMPACT_FIRST_MAX: u32 = (1 << 13) - 1;
 /// The largest rate of a grid time table ([`CLIP_FLAG_GRID_TIMES`]).
 pub const GRID_MAX_RATE: u32 = 65_535;
 /// The most entries of a grid time table ([`CLIP_FLAG_GRID_TIMES`]; indices are at most u16).
@@ -1151,6 +1163,48 @@ impl ChannelRecord {
     pub const fn packed_rotation(&self) -> bool {
         self.info & CHANNEL_PACKED_ROTATION != 0
     }
+    /// A compact record ([`CLIP_FLAG_COMPACT`], format version 7): one u64 LE, bits 0-15 the key
+    /// count, bits 16-21 the info word's bits 24-29 (interpolation, quantised, indexed times,
+    /// packed rotation, bitmap times), then `times`, `values` and `extra` in 14 bits each (bits
+    /// 22-35, 36-49, 50-63); the fields mean what they mean in a 16-byte record.
+    ///
+    /// ```
+    /// use ossicle_format::skeleton::{ChannelRecord, INTERP_LINEAR};
+    ///
+    /// let r = ChannelRecord { info: ChannelRecord::make_info(300, INTERP_LINEAR, true), times: 5, values: 16383, extra: 2 };
+    /// let bytes = r.to_compact().unwrap();
+    /// assert_eq!(ChannelRecord::from_compact(u64::from_le_bytes(bytes)), r);
+    /// assert_eq!(ChannelRecord { times: 16384, ..r }.to_compact(), None);
+    /// ```
+    #[inline]
+    pub const fn from_compact(x: u64) -> Self {
+        Self {
+            info: (x as u32 & 0xFFFF) | ((((x >> 16) as u32) & 0x3F) << CHANNEL_INTERP_SHIFT),
+            times: ((x >> 22) as u32) & COMPACT_FIELD_MAX,
+            values: ((x >> 36) as u32) & COMPACT_FIELD_MAX,
+            extra: ((x >> 50) as u32) & COMPACT_FIELD_MAX,
+        }
+    }
+    /// The compact form of this record ([`from_compact`](Self::from_compact)), `None` when a
+    /// field does not fit (over 65,535 keys, info bits 30-31, a field over [`COMPACT_FIELD_MAX`]).
+    pub const fn to_compact(&self) -> Option<[u8; COMPACT_RECORD_LEN]> {
+        let n = self.key_count();
+        let kind = self.info >> CHANNEL_INTERP_SHIFT;
+        if n > 0xFFFF
+            || kind > 0x3F
+            || self.times > COMPACT_FIELD_MAX
+            || self.values > COMPACT_FIELD_MAX
+            || self.extra > COMPACT_FIELD_MAX
+        {
+            return None;
+        }
+        let x = n as u64
+            | ((kind as u64) << 16)
+            | ((self.times as u64) << 22)
+            | ((self.values as u64) << 36)
+            | ((self.extra as u64) << 50);
+        Some(x.to_le_bytes())
+    }
     /// The info word for `count` keys, an interpolation code and the quantised flag.
     pub const fn make_info(count: u32, interpolation: u32, quantized: bool) -> u32 {
         (count & CHANNEL_COUNT_MASK)
@@ -1227,7 +1281,8 @@ impl<'a> SkelClipSection<'a> {
         if strings.get(raw.skeleton).is_none() {
             return Err(SectionDefect::StringRef { string: raw.skeleton, count: strings.len() });
         }
-        let known = CLIP_FLAG_LOOP | CLIP_FLAG_WIDE_INDEX | if version >= 7 { CLIP_FLAG_GRID_TIMES } else { 0 };
+        let newer = CLIP_FLAG_GRID_TIMES | CLIP_FLAG_COMPACT;
+        let known = CLIP_FLAG_LOOP | CLIP_FLAG_WIDE_INDEX | if version >= 7 { newer } else { 0 };
         if raw.flags & !known != 0 {
             return Err(d(SkeletonDefect::Flags { found: raw.flags }));
         }
@@ -1242,8 +1297,8 @@ impl<'a> SkelClipSection<'a> {
             return Err(d(SkeletonDefect::SampleRate));
         }
         let arrays: [(&'static str, &[u8], usize); 7] = [
-            ("bones", raw.bones, BONE_ENTRY_LEN),
-            ("channels", raw.channels, CHANNEL_RECORD_LEN),
+            ("bones", raw.bones, if this.compact() { COMPACT_BONE_ENTRY_LEN } else { BONE_ENTRY_LEN }),
+            ("channels", raw.channels, if this.compact() { COMPACT_RECORD_LEN } else { CHANNEL_RECORD_LEN }),
             ("data", raw.data, 4),
             ("quant", raw.quant, 2),
             ("times", raw.times, 4),
@@ -1262,13 +1317,13 @@ impl<'a> SkelClipSection<'a> {
         let mut records = 0u32;
         for b in 0..bones {
             let bone = b as u32;
-            let entry = this.bones.get(b).unwrap_or(0);
+            let entry = this.entry(b).unwrap_or(0);
             if entry >> BONE_FIRST_SHIFT != records {
                 return Err(d(SkeletonDefect::BoneEntry { bone, entry }));
             }
             records += (entry & BONE_MASK).count_ones(); // ≤ 3 × 65,535
         }
-        let record_count = this.channels.len() / 4;
+        let record_count = this.record_count();
         if records as usize != record_count {
             return Err(d(SkeletonDefect::BoneEntry { bone: bones as u32, entry: record_count as u32 }));
         }
@@ -1522,18 +1577,58 @@ impl<'a> SkelClipSection<'a> {
     pub fn sample_rate(&self) -> u32 {
         self.body.sample_rate
     }
+    /// Whether the clip has the compact layout ([`CLIP_FLAG_COMPACT`]).
+    #[inline]
+    pub fn compact(&self) -> bool {
+        self.body.flags & CLIP_FLAG_COMPACT != 0
+    }
     /// The number of bones it has entries for.
     pub fn bone_count(&self) -> usize {
-        self.bones.len()
+        if self.compact() {
+            self.body.bones.len() / COMPACT_BONE_ENTRY_LEN
+        } else {
+            self.bones.len()
+        }
     }
     /// The number of channel records (animated channels).
     pub fn record_count(&self) -> usize {
-        self.channels.len() / 4
+        if self.compact() {
+            self.body.channels.len() / COMPACT_RECORD_LEN
+        } else {
+            self.channels.len() / 4
+        }
+    }
+    /// Bone `b`'s entry (channel mask bits 0-2, first record index from bit 3), either layout.
+    #[inline]
+    pub fn entry(&self, b: usize) -> Option<u32> {
+        if self.compact() {
+            let at = b.checked_mul(COMPACT_BONE_ENTRY_LEN)?;
+            match *self.body.bones.get(at..at.checked_add(COMPACT_BONE_ENTRY_LEN)?)? {
+                [lo, hi] => Some(u32::from(u16::from_le_bytes([lo, hi]))),
+                _ => None,
+            }
+        } else {
+            self.bones.get(b)
+        }
+    }
+    /// Channel record number `index` (in record order), either layout.
+    #[inline]
+    pub fn record(&self, index: usize) -> Option<ChannelRecord> {
+        if self.compact() {
+            let at = index.checked_mul(COMPACT_RECORD_LEN)?;
+            match *self.body.channels.get(at..at.checked_add(COMPACT_RECORD_LEN)?)? {
+                [a, b, c, d, e, f, g, h] => Some(ChannelRecord::from_compact(u64::from_le_bytes([a, b, c, d, e, f, g, h]))),
+                _ => None,
+            }
+        } else {
+            let [info, times, values, extra] = self.channels.words::<4>(index.checked_mul(4)?)?;
+            Some(ChannelRecord { info, times, values, extra })
+        }
     }
     /// Whether bone `b`'s channel `c` has a record (is animated).
     #[inline]
     pub fn has_record(&self, b: usize, c: usize) -> bool {
-        c < CHANNELS_PER_BONE && self.bones.get(b).is_some_and(|e| e & (1 << c) != 0)
+        c < CHANNELS_PER_BONE && self.entry(b).is_some_and(|e| e & (1 << c) != 0)
     }
     /// Channel record `c` (0 translation, 1 rotation, 2 scale) of bone `b`: `None` when the channel
     /// has no record (not animated) or `b` is past the clip's bones.
@@ -1542,7 +1637,7 @@ impl<'a> SkelClipSection<'a> {
         if c >= CHANNELS_PER_BONE {
             return None;
         }
-        let entry = self.bones.get(b)?;
+        let entry = self.entry(b)?;
         let mask = entry & BONE_MASK;
         if mask & (1 << c) == 0 {
             return None;
@@ -1551,10 +1646,10 @@ impl<'a> SkelClipSection<'a> {
         // than a popcount on cores without one).
         let before = (mask & 1) * u32::from(c > 0) + ((mask >> 1) & 1) * u32::from(c > 1);
         let index = ((entry >> BONE_FIRST_SHIFT) as usize).checked_add(before as usize)?;
-        let [info, times, values, extra] = self.channels.words::<4>(index.checked_mul(4)?)?;
-        Some(ChannelRecord { info, times, values, extra })
+        self.record(index)
     }
-    /// The bone entries (a u32 each: channel mask, first record index).
+    /// The bone entries as u32 words (channel mask, first record index); a compact clip's u16
+    /// entries read as pairs here: use [`entry`](Self::entry).
     pub fn bone_entries(&self) -> WordView<'a> {
         self.bones
     }
@@ -1666,4 +1761,39 @@ pub fn pack_channels(dense: &[[u32; 4]]) -> (std::vec::Vec<u8>, std::vec::Vec<u8
         first += mask.count_ones();
     }
     (bones, channels)
+}
+
+/// [`pack_channels`] for the compact layout ([`CLIP_FLAG_COMPACT`]): u16 bone entries and 8-byte
+/// records; `None` when a record does not fit ([`ChannelRecord::to_compact`]) or a bone's first
+/// record index is over [`COMPACT_FIRST_MAX`].
+///
+/// ```
+/// use ossicle_format::skeleton::{pack_channels_compact, ChannelRecord, INTERP_LINEAR};
+///
+/// let info = ChannelRecord::make_info(2, INTERP_LINEAR, false);
+/// let (bones, channels) = pack_channels_compact(&[[0; 4], [info, 0, 2, 0], [0; 4], [0; 4], [0; 4], [0; 4]]).unwrap();
+/// assert_eq!(bones, [2, 0, 8, 0]); // mask 0b010; bone 1: first record 1, no mask
+/// assert_eq!(channels.len(), 8);
+/// ```
+#[cfg(feature = "std")]
+pub fn pack_channels_compact(dense: &[[u32; 4]]) -> Option<(std::vec::Vec<u8>, std::vec::Vec<u8>)> {
+    let mut bones = std::vec::Vec::new();
+    let mut channels = std::vec::Vec::new();
+    let mut first = 0u32;
+    for bone in dense.chunks(CHANNELS_PER_BONE) {
+        if first > COMPACT_FIRST_MAX {
+            return None;
+        }
+        let mut mask = 0u32;
+        for (c, r) in bone.iter().enumerate() {
+            if r[0] != 0 {
+                mask |= 1 << c;
+                let record = ChannelRecord { info: r[0], times: r[1], values: r[2], extra: r[3] };
+                channels.extend(record.to_compact()?);
+            }
+        }
+        bones.extend((((first << BONE_FIRST_SHIFT) | mask) as u16).to_le_bytes());
+        first += mask.count_ones();
+    }
+    Some((bones, channels))
 }

@@ -38,8 +38,8 @@ use crate::ir::{ChannelInterp, KeyTangents, SkelClipIr, SkeletonIr};
 use crate::reduce::recover_packed;
 use crate::sources::evac;
 use ossicle_format::skeleton::{
-    bitmap_len, dequantize, pack_channels, packed_word, ChannelRecord, Dimension, SkelClipBody, SkeletonBody,
-    grid_time, CHANNEL_BITMAP_TIMES, CHANNEL_INDEXED_TIMES, CLIP_FLAG_GRID_TIMES, GRID_MAX_ENTRIES, GRID_MAX_RATE, CHANNEL_PACKED_ROTATION, CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN,
+    bitmap_len, dequantize, pack_channels, pack_channels_compact, packed_word, ChannelRecord, Dimension, SkelClipBody, SkeletonBody,
+    grid_time, CHANNEL_BITMAP_TIMES, CHANNEL_INDEXED_TIMES, CLIP_FLAG_COMPACT, CLIP_FLAG_GRID_TIMES, GRID_MAX_ENTRIES, GRID_MAX_RATE, CHANNEL_PACKED_ROTATION, CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN,
     INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP, MAX_BONES, MAX_CHANNEL_KEYS, NO_PARENT, PACKED_ROTATION_PARAMS_LEN,
 };
 use ossicle_format::{BlobWriter, ScalarEncoding};
@@ -347,11 +347,19 @@ pub fn encode_skel_clip(
     }
     let events = encode_events(clip, w, encoding, &err)?;
     let times = place_times(encoding, &channel_times, &mut records, &mut data);
-    let (bones, channels) = pack_channels(&records);
+    // The compact layout (format version 7) when every record fits it.
+    let (bones, channels, compact) = match pack_channels_compact(&records) {
+        Some((bones, channels)) => (bones, channels, true),
+        None => {
+            let (bones, channels) = pack_channels(&records);
+            (bones, channels, false)
+        }
+    };
     let data = le(&data);
     let flags = if clip.looping { CLIP_FLAG_LOOP } else { 0 }
         | if times.wide { CLIP_FLAG_WIDE_INDEX } else { 0 }
-        | if times.grid { CLIP_FLAG_GRID_TIMES } else { 0 };
+        | if times.grid { CLIP_FLAG_GRID_TIMES } else { 0 }
+        | if compact { CLIP_FLAG_COMPACT } else { 0 };
     let body = SkelClipBody {
         name,
         skeleton,
