@@ -1,4 +1,5 @@
-//! Skeletal sections (format version 6, which adds packed rotation channels to version 5's layout;
+//! Skeletal sections (format version 7; version 6 added packed rotation channels to version 5's
+//! layout, version 7 bitmap key times, grid time tables and the compact clip layout, all additive;
 //! version 4's clip layout is no longer read): [`SectionKind::Skeleton`](crate::SectionKind::Skeleton),
 //! one per skeleton, and [`SectionKind::SkelClip`](crate::SectionKind::SkelClip), one per skeletal
 //! clip.
@@ -39,8 +40,10 @@
 //! name         u32 (varint)  string id of the clip's name
 //! skeleton     u32 (varint)  string id of its skeleton's name (a Skeleton section of this blob)
 //! dimension    u8            as its skeleton's (3 or 2)
-//! flags        u8            bit 0: loops; bit 1: `time_index` entries are u16 (else u8); other
-//!                            bits 0
+//! flags        u8            bit 0: loops; bit 1: `time_index` entries are u16 (else u8);
+//!                            bit 2 (version 7): grid time table ([`CLIP_FLAG_GRID_TIMES`]);
+//!                            bit 3 (version 7): compact layout ([`CLIP_FLAG_COMPACT`]: 2-byte
+//!                            bone entries, 8-byte channel records); other bits 0
 //! duration     u32 (varint)  scalar word: seconds, > 0
 //! sample_rate  u32 (varint)  scalar word: the rate the source stated, Hz, ≥ 0 (informative: keys
 //!                            carry their own times)
@@ -59,9 +62,13 @@
 //!                            byte offsets), and packed rotation parameters and bit streams (at
 //!                            any byte offset); a whole number of u16
 //! times        bytes         the clip's time table: u32 LE scalar words, strictly increasing,
-//!                            within [0, duration] (empty when no channel has indexed times)
-//! time_index   bytes         u8 indices into `times` (u16 LE when flags bit 1 is set) that indexed
-//!                            channels point into
+//!                            within [0, duration] (empty when no channel has indexed times);
+//!                            with flags bit 2, instead two u32 LE integers, rate and entry count
+//!                            of a uniform grid whose entry j is [`grid_time`]`(j, rate)`, the last
+//!                            within [0, duration] (rate 1..=65535, 1..=65536 entries)
+//! time_index   bytes         u8 indices into the table (u16 LE when flags bit 1 is set) that
+//!                            indexed channels point into, and (version 7) time bitmaps over the
+//!                            table (⌈entries / 8⌉ bytes each, at any byte offset)
 //! events       bytes         EVENT_RECORD_LEN (8) bytes per event: time (scalar word), name (u32,
 //!                            a string id ≤ 0xFFFF); sorted by time (ties allowed), within
 //!                            [0, duration]
@@ -74,12 +81,14 @@
 //! ```text
 //!  0  u32  info    bits 0-23: n (≥ 1); bits 24-25: interpolation (0 Step, 1 Linear, 2 Hermite);
 //!                  bit 26: quantised values; bit 27: indexed times; bit 28 (version 6): packed
-//!                  rotation (3D rotation channels only, not with bit 26, not Hermite); bits
-//!                  29-31: 0
+//!                  rotation (3D rotation channels only, not with bit 26, not Hermite); bit 29
+//!                  (version 7): bitmap times (only with bit 27); bits 30-31: 0
 //!  4  u32  times   raw: word index in `data` of n time words (seconds, strictly increasing,
 //!                  within [0, duration]); indexed: element index in `time_index` of n indices
-//!                  into `times` (strictly increasing, so the times are too); channels with equal
-//!                  times may share one run
+//!                  into the table (strictly increasing, so the times are too); bitmap: byte
+//!                  index in `time_index` of a bitmap over the table with exactly n bits set,
+//!                  none at or past its length (key k's time is the entry of the k-th set bit,
+//!                  [`bitmap_select`]); channels with equal times may share one run
 //!  8  u32  values  raw: word index in `data` of n·w scalar words, key after key;
 //!                  quantised: index in `quant` (u16 units) of n·w u16 values, key after key;
 //!                  packed: byte index in `quant` of the ⌈n·K / 8⌉ bytes of the keys' bit stream
@@ -89,6 +98,15 @@
 //!                  packed: byte index in `quant` of the 16 parameter bytes ([`PackedRotation`]);
 //!                  otherwise 0
 //! ```
+//!
+//! A compact clip (flags bit 3) stores each bone entry as a u16 LE (bits 0-2 the mask, bits 3-15
+//! the first record) and each channel record as one u64 LE (bits 0-15 n, bits 16-21 the info
+//! word's bits 24-29, then `times`, `values`, `extra` in 14 bits each: see
+//! [`ChannelRecord::from_compact`]); everything else reads as above.
+//!
+//! A blob of a version older than an encoding it uses (a packed rotation in version 5, a bitmap,
+//! grid or compact clip before version 7) is refused: [`SkeletonDefect::NewerEncoding`] for a
+//! channel's encoding, [`SkeletonDefect::Flags`] for a clip flag.
 //!
 //! Hermite tangents are raw scalar words, per key its `w` in-tangent components then its `w`
 //! out-tangent components (value units per second). Times are exact scalar words, never quantised
@@ -116,19 +134,22 @@
 //! `[0, duration]`, raw values, ranges and tangents finite (f32), ranges whose largest value is
 //! representable, packed parameters valid ([`PackedRotation::check`]: dropped index and reserved
 //! bits, widths ≤ 16, no extent with 0 bits, `min + extent` ≤ 1) with their bit stream inside
-//! `quant`, no rotation key (3D) whose four decoded components are all zero (a packed key never
-//! is), and events
+//! `quant`, time bitmaps inside `time_index` with exactly one set bit per key within the table
+//! ([`SkeletonDefect::TimeBitmap`]), a grid table's rate, length and last time
+//! ([`SkeletonDefect::TimeGrid`]), no encoding newer than the blob's version, no rotation key (3D)
+//! whose four decoded components are all zero (a packed key never is), and events
 //! sorted, within the clip and naming strings. The cross-section checks (the skeleton exists and
 //! agrees, skeleton names are unique) are done by [`Blob::parse`](crate::Blob::parse).
 //!
 //! # Sizes
 //!
 //! A skeleton costs 8 bytes per bone plus 40 (3D) or 20 (2D) bytes of rest pose. A clip costs 4
-//! bytes per bone, plus per animated channel a 16-byte record, `4n` bytes of raw times or `n` (`2n`
-//! with u16 indices) bytes of indexed times (shared runs once), and `4nw` bytes of raw values, or
-//! `2nw + 8w` bytes quantised, or (packed rotations) `16 + ⌈nK / 8⌉` bytes (plus at most one byte
-//! of padding), plus `8nw` bytes of Hermite tangents; plus 4 bytes per entry of the
-//! time table, plus 8 bytes per event.
+//! bytes per bone (2 compact), plus per animated channel a 16-byte record (8 compact), `4n` bytes
+//! of raw times or `n` (`2n` with u16 indices) bytes of indexed times or `⌈T / 8⌉` bytes of bitmap
+//! (T the table's entries; shared runs once), and `4nw` bytes of raw values, or `2nw + 8w` bytes
+//! quantised, or (packed rotations) `16 + ⌈nK / 8⌉` bytes (plus at most one byte of padding),
+//! plus `8nw` bytes of Hermite tangents; plus 4 bytes per entry of the time table (8 bytes for a
+//! grid), plus 8 bytes per event.
 
 use crate::{ScalarEncoding, SectionDefect, StringTable, WordView};
 use core::fmt;
@@ -835,6 +856,10 @@ impl TimeTable<'_> {
     /// Whether it has no entries.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+    /// The entries in order.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.len()).map_while(|j| self.get(j))
     }
     /// Entry `j` (a scalar word), `None` past the end.
     #[inline]

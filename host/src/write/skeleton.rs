@@ -38,7 +38,7 @@ use crate::ir::{ChannelInterp, KeyTangents, SkelClipIr, SkeletonIr};
 use crate::reduce::recover_packed;
 use crate::sources::evac;
 use ossicle_format::skeleton::{
-    bitmap_len, dequantize, pack_channels, pack_channels_compact, packed_word, ChannelRecord, Dimension, SkelClipBody, SkeletonBody,
+    bitmap_len, dequantize, pack_channels, pack_channels_compact, packed_word, ChannelRecord, Dimension, SkelClipBody, SkelClipSection, SkeletonBody,
     grid_time, CHANNEL_BITMAP_TIMES, CHANNEL_INDEXED_TIMES, CLIP_FLAG_COMPACT, CLIP_FLAG_GRID_TIMES, GRID_MAX_ENTRIES, GRID_MAX_RATE, CHANNEL_PACKED_ROTATION, CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN,
     INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP, MAX_BONES, MAX_CHANNEL_KEYS, NO_PARENT, PACKED_ROTATION_PARAMS_LEN,
 };
@@ -88,6 +88,87 @@ pub struct SkelClipReport {
     pub max_error: [f64; 3],
     /// Bytes of its section body.
     pub section_bytes: usize,
+}
+
+/// Where a clip section's bytes go (for size reports; [`clip_bytes`]). The fields add up to the
+/// section's length.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClipBytes {
+    /// The postcard fields and array lengths (names, flags, duration, rate, varint lengths).
+    pub header: usize,
+    /// Bone entries (4 or, compact, 2 bytes per bone).
+    pub bone_entries: usize,
+    /// Channel records (16 or, compact, 8 bytes per animated channel).
+    pub records: usize,
+    /// Raw key values and Hermite tangents (`data` words), raw times included.
+    pub raw: usize,
+    /// 16-bit quantised values and their ranges.
+    pub quantized: usize,
+    /// Packed rotation parameters (16 bytes per channel).
+    pub packed_params: usize,
+    /// Packed rotation bit streams, and the padding of `quant` to whole u16s.
+    pub packed_streams: usize,
+    /// The time table (words, or a grid's 8 bytes).
+    pub time_table: usize,
+    /// 8- or 16-bit time indices.
+    pub time_indices: usize,
+    /// Time bitmaps.
+    pub time_bitmaps: usize,
+    /// Event records.
+    pub events: usize,
+}
+
+impl ClipBytes {
+    /// The sum of the fields (the section's length).
+    pub fn total(&self) -> usize {
+        self.header
+            + self.bone_entries
+            + self.records
+            + self.raw
+            + self.quantized
+            + self.packed_params
+            + self.packed_streams
+            + self.time_table
+            + self.time_indices
+            + self.time_bitmaps
+            + self.events
+    }
+}
+
+/// Where the bytes of clip section `c` (of `body_len` bytes) go.
+pub fn clip_bytes(c: &SkelClipSection<'_>, body_len: usize) -> ClipBytes {
+    let body = c.body();
+    let mut out = ClipBytes {
+        bone_entries: body.bones.len(),
+        records: body.channels.len(),
+        time_table: body.times.len(),
+        events: body.events.len(),
+        ..ClipBytes::default()
+    };
+    let mut bitmaps: HashMap<u32, usize> = HashMap::new();
+    let mut ranges = 0;
+    for b in 0..c.bone_count() {
+        for ch in 0..3 {
+            let Some(r) = c.channel(b, ch) else { continue };
+            let (n, w) = (r.key_count() as usize, c.dimension().width(ch));
+            if r.packed_rotation() {
+                out.packed_params += PACKED_ROTATION_PARAMS_LEN;
+            } else if r.quantized() {
+                out.quantized += 2 * n * w;
+                ranges += 8 * w;
+            }
+            if r.bitmap_times() {
+                bitmaps.insert(r.times, bitmap_len(c.time_table().len()));
+            }
+        }
+    }
+    out.time_bitmaps = bitmaps.values().sum();
+    out.time_indices = body.time_index.len() - out.time_bitmaps;
+    out.quantized += ranges;
+    out.raw = body.data.len() - ranges;
+    out.packed_streams = body.quant.len() - (out.quantized - ranges) - out.packed_params;
+    out.header = body_len - (out.total() - out.header);
+    out
 }
 
 fn range_note(encoding: ScalarEncoding) -> &'static str {

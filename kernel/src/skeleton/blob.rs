@@ -226,9 +226,10 @@ enum Repr<'a> {
 /// with their component's range (`ossicle_format::skeleton::dequantize`), or packed
 /// smallest-three rotation keys (`ossicle_format::skeleton::PackedRotation`, decoded with integer
 /// arithmetic into the words `packed_word` gives), or (times) 8- or 16-bit indices into the clip's
-/// table of time words, or a bitmap over that table (`ossicle_format::skeleton::bitmap_select`:
-/// the `i`-th time is the entry of the `i`-th set bit). A `Copy` view; `get` past the end returns
-/// zero.
+/// table of times, or a bitmap over that table (`ossicle_format::skeleton::bitmap_select`:
+/// the `i`-th time is the entry of the `i`-th set bit); the table is stored words, or a uniform
+/// grid whose entries `ossicle_format::skeleton::grid_time` computes (`j / rate`, one f32
+/// division or one integer division). A `Copy` view; `get` past the end returns zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BlobScalars<'a, S> {
     repr: Repr<'a>,
