@@ -1642,7 +1642,9 @@ impl<'a> SkelClipSection<'a> {
         if self.compact() {
             let at = index.checked_mul(COMPACT_RECORD_LEN)?;
             match *self.body.channels.get(at..at.checked_add(COMPACT_RECORD_LEN)?)? {
-                [a, b, c, d, e, f, g, h] => Some(ChannelRecord::from_compact(u64::from_le_bytes([a, b, c, d, e, f, g, h]))),
+                [a, b, c, d, e, f, g, h] => {
+                    Some(ChannelRecord::from_compact(u64::from_le_bytes([a, b, c, d, e, f, g, h])))
+                }
                 _ => None,
             }
         } else {

@@ -949,7 +949,8 @@ fn grid_table_defects() {
 
 #[test]
 fn compact_records_round_trip_and_read_as_the_wide_ones() {
-    let r = ChannelRecord { info: ChannelRecord::make_info(65535, INTERP_HERMITE, true), times: 1, values: 2, extra: 3 };
+    let r =
+        ChannelRecord { info: ChannelRecord::make_info(65535, INTERP_HERMITE, true), times: 1, values: 2, extra: 3 };
     let x = u64::from_le_bytes(r.to_compact().unwrap());
     // n | kind << 16 | times << 22 | values << 36 | extra << 50, written out.
     assert_eq!(x, 65535 | ((2 | 4) << 16) | (1 << 22) | (2 << 36) | (3 << 50));

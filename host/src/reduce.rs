@@ -974,7 +974,8 @@ pub fn snap_to_grid(clip: &SkelClipIr) -> Option<(SkelClipIr, u32)> {
     out.duration = duration;
     for t in &mut out.tracks {
         let keys = t.translation.iter_mut().map(|k| &mut k.time);
-        let keys = keys.chain(t.rotation.iter_mut().map(|k| &mut k.time)).chain(t.scale.iter_mut().map(|k| &mut k.time));
+        let keys =
+            keys.chain(t.rotation.iter_mut().map(|k| &mut k.time)).chain(t.scale.iter_mut().map(|k| &mut k.time));
         for time in keys {
             *time = snap(*time).filter(|&s| s <= duration)?;
         }
@@ -998,7 +999,8 @@ fn stored_bytes(clip: &SkelClipIr) -> usize {
     distinct.dedup();
     let times = |n: usize| n.min(distinct.len().div_ceil(8));
     // The time table: a grid's rate and length, or a word per distinct time.
-    let mut bytes = if snap_to_grid(clip).is_some_and(|(c, _)| c.duration == clip.duration) { 8 } else { 4 * distinct.len() };
+    let mut bytes =
+        if snap_to_grid(clip).is_some_and(|(c, _)| c.duration == clip.duration) { 8 } else { 4 * distinct.len() };
     for t in &clip.tracks {
         for n in [t.translation.len(), t.scale.len()] {
             if n > 0 {

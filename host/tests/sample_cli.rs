@@ -12,8 +12,8 @@
 mod common;
 
 use common::fixtures;
-use ossicle_host::ir::{BoneTrackIr, ChannelKey, SkelClipIr, SkeletonIr};
 use ossicle_format::skeleton::TimeTable;
+use ossicle_host::ir::{BoneTrackIr, ChannelKey, SkelClipIr, SkeletonIr};
 use ossicle_host::write::skeleton::clip_bytes;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -38,9 +38,11 @@ use crate::ir::{ChannelInterp, KeyTangents, SkelClipIr, SkeletonIr};
 use crate::reduce::recover_packed;
 use crate::sources::evac;
 use ossicle_format::skeleton::{
-    bitmap_len, dequantize, pack_channels, pack_channels_compact, packed_word, ChannelRecord, Dimension, SkelClipBody, SkelClipSection, SkeletonBody,
-    grid_time, CHANNEL_BITMAP_TIMES, CHANNEL_INDEXED_TIMES, CLIP_FLAG_COMPACT, CLIP_FLAG_GRID_TIMES, GRID_MAX_ENTRIES, GRID_MAX_RATE, CHANNEL_PACKED_ROTATION, CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN,
-    INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP, MAX_BONES, MAX_CHANNEL_KEYS, NO_PARENT, PACKED_ROTATION_PARAMS_LEN,
+    bitmap_len, dequantize, grid_time, pack_channels, pack_channels_compact, packed_word, ChannelRecord, Dimension,
+    SkelClipBody, SkelClipSection, SkeletonBody, CHANNEL_BITMAP_TIMES, CHANNEL_INDEXED_TIMES, CHANNEL_PACKED_ROTATION,
+    CLIP_FLAG_COMPACT, CLIP_FLAG_GRID_TIMES, CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN, GRID_MAX_ENTRIES,
+    GRID_MAX_RATE, INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP, MAX_BONES, MAX_CHANNEL_KEYS, NO_PARENT,
+    PACKED_ROTATION_PARAMS_LEN,
 };
 use ossicle_format::{BlobWriter, ScalarEncoding};
 use std::collections::HashMap;

@@ -47,8 +47,8 @@ use core::marker::PhantomData;
 
 pub use ossicle_format::skeleton::Dimension;
 use ossicle_format::skeleton::{
-    bitmap_next, bitmap_select, dequantize, packed_word, PackedRotation, SkelClipSection, SkeletonSection,
-    TimeTable, INTERP_HERMITE, INTERP_STEP,
+    bitmap_next, bitmap_select, dequantize, packed_word, PackedRotation, SkelClipSection, SkeletonSection, TimeTable,
+    INTERP_HERMITE, INTERP_STEP,
 };
 use ossicle_format::{ScalarEncoding, WordView};
 
