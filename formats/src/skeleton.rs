@@ -893,50 +893,70 @@ pub const fn bitmap_len(entries: usize) -> usize {
 /// ```
 #[inline]
 pub fn bitmap_select(bits: &[u8], k: usize) -> Option<usize> {
-    let mut left = k;
-    for (w, chunk) in bits.chunks(4).enumerate() {
-        let word = le_word(chunk);
+    let (mut left, mut at, mut rest) = (k, 0usize, bits);
+    loop {
+        let (word, tail) = split_word(rest)?;
         let ones = word.count_ones() as usize;
         if left < ones {
-            return w.checked_mul(32)?.checked_add(select_in_word(word, left));
+            return at.checked_add(select_in_word(word, left));
         }
         left -= ones;
+        at = at.checked_add(32)?;
+        rest = tail;
     }
-    None
 }
 
 /// The position of the first set bit of `bits` at or after `from` (see [`bitmap_select`]).
 #[inline]
 pub fn bitmap_next(bits: &[u8], from: usize) -> Option<usize> {
-    let mut w = from / 32;
-    let mut word = le_word(bits.get(w.checked_mul(4)?..)?) & (u32::MAX << (from % 32));
+    let mut at = from / 32 * 32;
+    let (word, mut rest) = split_word(bits.get(from / 32 * 4..)?)?;
+    let mut word = word & (u32::MAX << (from % 32));
     while word == 0 {
-        w = w.checked_add(1)?;
-        word = le_word(bits.get(w.checked_mul(4)?..)?);
-        if bits.len() <= w.saturating_mul(4) {
-            return None;
+        let (next, tail) = split_word(rest)?;
+        (word, rest) = (next, tail);
+        at = at.checked_add(32)?;
+    }
+    at.checked_add(word.trailing_zeros() as usize)
+}
+
+/// The first (up to) four bytes of `bytes` as a little-endian word (zero-padded) and the bytes
+/// after them; `None` when `bytes` is empty.
+#[inline]
+fn split_word(bytes: &[u8]) -> Option<(u32, &[u8])> {
+    match bytes {
+        [a, b, c, d, tail @ ..] => Some((u32::from_le_bytes([*a, *b, *c, *d]), tail)),
+        [] => None,
+        short => {
+            let mut w = [0u8; 4];
+            for (o, &x) in w.iter_mut().zip(short) {
+                *o = x;
+            }
+            Some((u32::from_le_bytes(w), &[]))
         }
     }
-    w.checked_mul(32)?.checked_add(word.trailing_zeros() as usize)
 }
 
-/// The first (up to) four bytes of `chunk` as a little-endian word, zero-padded.
+/// The position of set bit `r` (from 0, `r` < the word's count of ones) of `word`: the byte
+/// holding it from the running counts of ones per byte (one multiplication), then the bit inside
+/// that byte.
 #[inline]
-fn le_word(chunk: &[u8]) -> u32 {
-    let mut b = [0u8; 4];
-    for (o, &x) in b.iter_mut().zip(chunk) {
-        *o = x;
+fn select_in_word(word: u32, r: usize) -> usize {
+    let b = word.wrapping_sub((word >> 1) & 0x5555_5555);
+    let b = (b & 0x3333_3333) + ((b >> 2) & 0x3333_3333);
+    let b = (b + (b >> 4)) & 0x0F0F_0F0F; // ones per byte
+    let below = b.wrapping_mul(0x0101_0101); // byte i: ones in bytes 0..=i
+    let r = r as u32;
+    let mut shift = 0;
+    while shift < 24 && (below >> shift) & 0xFF <= r {
+        shift += 8;
     }
-    u32::from_le_bytes(b)
-}
-
-/// The position of set bit `r` (from 0, `r` < the word's count of ones) of `word`.
-#[inline]
-fn select_in_word(mut word: u32, r: usize) -> usize {
-    for _ in 0..r {
-        word &= word.wrapping_sub(1);
+    let before = if shift == 0 { 0 } else { (below >> (shift - 8)) & 0xFF };
+    let mut byte = (word >> shift) & 0xFF;
+    for _ in 0..r.saturating_sub(before) {
+        byte &= byte.wrapping_sub(1);
     }
-    word.trailing_zeros() as usize
+    shift as usize + byte.trailing_zeros() as usize
 }
 
 /// `⌊√n⌋`, digit by digit (integer only; `u64::isqrt` is newer than the crate's MSRV).

@@ -1033,6 +1033,11 @@ fn stored_bytes(clip: &SkelClipIr) -> usize {
 /// multiples of 2^-30, the dropped component ≥ 0), from which the blob writer recovers the same
 /// packed encoding ([`recover_packed`]).
 ///
+/// It does this for `clip` and, when its key times all lie within [`GRID_SNAP_STEPS`] of a
+/// uniform grid, for `clip` with its times moved there ([`snap_to_grid`]: the writer then stores
+/// the time table as a grid, 8 bytes instead of a word per time), keeping the smallest; the error
+/// is always measured against `clip` at its own times, so the move counts against the bound.
+///
 /// When no share works it falls back to 16-bit storage of every channel: reduces with
 /// `opts.max_error_cm`, tightened by 15 % while the [`quantize_clip`] model exceeds it (at most 8
 /// tries), else returns `clip` itself, unreduced, with the error of its quantised version, which

@@ -30,6 +30,15 @@
 //! bits per key that give back exactly these values), unless it is not smaller than raw words
 //! (one key, 0 bits: 16 bytes either way). Other rotation channels are stored as above.
 //!
+//! Format version 7 encodings, each only where it is smaller: a time table that is exactly a
+//! uniform grid is stored as its rate and length ([`CLIP_FLAG_GRID_TIMES`]; with `--reduce
+//! --quantize` the reducer may move the times onto the grid first, see
+//! [`reduce_quantized`](crate::reduce::reduce_quantized)); with [`SkelOptions::quantize`], a run of
+//! key times is stored as a bitmap over the table ([`CHANNEL_BITMAP_TIMES`]) when that is smaller
+//! than its indices (lossless builds keep indices: a bitmap read costs more); and the clip uses the
+//! compact layout ([`CLIP_FLAG_COMPACT`]: 2-byte bone entries, 8-byte records) when every record
+//! fits it. [`clip_bytes`] says where a clip section's bytes go.
+//!
 //! A value that the encoding cannot hold (non-finite, or outside Q16.16's `[-32768, 32767.99998]`)
 //! fails the build naming the file, the clip or skeleton, the bone, the channel and the key.
 
@@ -429,7 +438,7 @@ pub fn encode_skel_clip(
         }
     }
     let events = encode_events(clip, w, encoding, &err)?;
-    let times = place_times(encoding, &channel_times, &mut records, &mut data);
+    let times = place_times(encoding, &channel_times, &mut records, &mut data, quantize);
     // The compact layout (format version 7) when every record fits it.
     let (bones, channels, compact) = match pack_channels_compact(&records) {
         Some((bones, channels)) => (bones, channels, true),
@@ -536,14 +545,16 @@ fn grid_of(encoding: ScalarEncoding, distinct: &[u32]) -> Option<(u32, Vec<usize
 /// shared); sets the records' times field and indexed bit. The table is stored as words, or, when
 /// every time lies exactly on a uniform grid ([`grid_of`]) and that is smaller, as the grid's rate
 /// and length ([`CLIP_FLAG_GRID_TIMES`], format version 7). An indexed run is stored as 8- or
-/// 16-bit indices (16 when the table has over 256 entries), or as a bitmap over the table
-/// ([`CHANNEL_BITMAP_TIMES`], format version 7) when that is smaller (`⌈entries / 8⌉` bytes
-/// against one or two per key).
+/// 16-bit indices (16 when the table has over 256 entries), or, when `bitmaps` (the size-optimised
+/// `--quantize` builds: reading a key time from a bitmap costs a count of set bits, several times
+/// an index read), as a bitmap over the table ([`CHANNEL_BITMAP_TIMES`], format version 7) when
+/// that is smaller (`⌈entries / 8⌉` bytes against one or two per key).
 fn place_times(
     encoding: ScalarEncoding,
     channel_times: &[(usize, Vec<u32>)],
     records: &mut [[u32; 4]],
     data: &mut Vec<u32>,
+    bitmaps: bool,
 ) -> PlacedTimes {
     let mut distinct: Vec<u32> = channel_times.iter().flat_map(|(_, t)| t.iter().copied()).collect();
     distinct.sort_by(|&a, &b| encoding.decode_f64(a).total_cmp(&encoding.decode_f64(b)));
@@ -555,7 +566,8 @@ fn place_times(
     // Bytes of the indices into a table of `entries` entries (runs as indices or bitmaps).
     let index_bytes = |entries: usize| -> usize {
         let per_key = if entries > 256 { 2 } else { 1 };
-        unique.iter().map(|t| (per_key * t.len()).min(bitmap_len(entries))).sum()
+        let bitmap = if bitmaps { bitmap_len(entries) } else { usize::MAX };
+        unique.iter().map(|t| (per_key * t.len()).min(bitmap)).sum()
     };
     let words_bytes = 4 * distinct.len() + index_bytes(distinct.len());
     let grid = grid_of(encoding, &distinct).filter(|(_, e)| {
@@ -589,7 +601,7 @@ fn place_times(
     let wide = entries > 256;
     let per_key = if wide { 2 } else { 1 };
     let bitmap_bytes = bitmap_len(entries);
-    let bitmap = |t: &[u32]| bitmap_bytes < per_key * t.len();
+    let bitmap = |t: &[u32]| bitmaps && bitmap_bytes < per_key * t.len();
     let mut index: Vec<u8> = Vec::new();
     let mut runs: HashMap<&[u32], u32> = HashMap::new();
     // Index runs first (u16 runs at even offsets), then the bitmaps (byte offsets).

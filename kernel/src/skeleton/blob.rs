@@ -213,8 +213,10 @@ enum Repr<'a> {
     Quant { bytes: &'a [u8], width: usize, ranges: WordView<'a> },
     /// Packed smallest-three rotation keys (four scalars per key).
     Packed { stream: &'a [u8], keys: usize, params: PackedRotation },
-    /// u8 indices into a time table.
-    Index8 { index: &'a [u8], table: TimeTable<'a> },
+    /// u8 indices into a table of time words (read inline: lossless blobs).
+    Index8 { index: &'a [u8], table: WordView<'a> },
+    /// u8 indices into a grid time table (computed entries).
+    Grid8 { index: &'a [u8], table: TimeTable<'a> },
     /// u16 LE indices into a time table.
     Index16 { index: &'a [u8], table: TimeTable<'a> },
     /// A bitmap over a time table: scalar `i` is the entry of the `i`-th set bit.
@@ -282,7 +284,7 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
             Repr::Raw(w) => w.len(),
             Repr::Quant { bytes, .. } => bytes.len() / 2,
             Repr::Packed { keys, .. } => keys.saturating_mul(4),
-            Repr::Index8 { index, .. } => index.len(),
+            Repr::Index8 { index, .. } | Repr::Grid8 { index, .. } => index.len(),
             Repr::Index16 { index, .. } => index.len() / 2,
             Repr::Bitmap { keys, .. } => keys,
         }
@@ -292,7 +294,12 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
     /// u8 indices and runs at the end: `count` calls of `get`.
     #[inline(always)]
     fn get4(&self, first: usize, count: usize) -> [S; 4] {
-        if let Repr::Quant { .. } | Repr::Packed { .. } | Repr::Index16 { .. } | Repr::Bitmap { .. } = self.repr {
+        if let Repr::Quant { .. }
+        | Repr::Packed { .. }
+        | Repr::Index16 { .. }
+        | Repr::Bitmap { .. }
+        | Repr::Grid8 { .. } = self.repr
+        {
             return self.get4_other(first, count);
         }
         if let Repr::Raw(w) = self.repr {
@@ -356,6 +363,7 @@ impl<S: Scalar> BlobScalars<'_, S> {
             }
             Repr::Raw(w) => Self::word(w.get(i)),
             Repr::Index8 { index, table } => Self::word(index.get(i).and_then(|&j| table.get(usize::from(j)))),
+            Repr::Grid8 { index, table } => Self::word(index.get(i).and_then(|&j| table.get(usize::from(j)))),
         }
     }
 
@@ -534,7 +542,11 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
                 Repr::Index16 { index: index.get(start..start.checked_add(n.checked_mul(2)?)?)?, table }
             } else {
                 let start = r.times as usize;
-                Repr::Index8 { index: index.get(start..start.checked_add(n)?)?, table }
+                let index = index.get(start..start.checked_add(n)?)?;
+                match table {
+                    TimeTable::Words(table) => Repr::Index8 { index, table },
+                    TimeTable::Grid { .. } => Repr::Grid8 { index, table },
+                }
             };
             BlobScalars { repr, _scalar: PhantomData }
         } else {
