@@ -13,7 +13,8 @@
 //! (0.1, 0, 0.2, 0.97)), reduced and quantised f32, which stores that rotation as a packed
 //! smallest-three channel (format version 6); and (format version 7, `-v7`) the two-bone EVA built
 //! lossless f32, reduced and quantised f32 and reduced and quantised Q16.16, whose key times
-//! (multiples of 0.05 s) are stored as a grid table with bitmaps and indices, in the compact layout.
+//! (multiples of 0.05 s) are stored as a grid table with bitmaps (the lossless one too: an early v7
+//! writer used them there) and indices, in the compact layout.
 //! `get4` must return what four `get`s return.
 #![no_main]
 
