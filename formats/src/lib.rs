@@ -62,7 +62,7 @@ pub const MAGIC: [u8; 4] = *b"OSCL";
 /// packed smallest-three rotation channels (`skeleton::CHANNEL_PACKED_ROTATION`, additive: version-5
 /// skeletal sections read as before), version 7 key times as bitmaps over a clip's time table
 /// (`skeleton::CHANNEL_BITMAP_TIMES`, additive); a channel encoding newer than its blob's version
-/// is refused (`skeleton::SkeletonDefect::NewerEncoding`); older blobs are
+/// is refused (`skeleton::SkeletonDefect::NewerEncoding`, `NewerFlags`); older blobs are
 /// still read (a version-1 blob may not hold sprites, a version-2 blob may not hold scenes, a
 /// version-3 blob may not hold skeletal sections), except version-4 blobs with skeletal sections,
 /// which are refused with [`LoadError::UnsupportedVersion`] (the version-4 skeletal layout never

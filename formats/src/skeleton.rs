@@ -106,7 +106,7 @@
 //!
 //! A blob of a version older than an encoding it uses (a packed rotation in version 5, a bitmap,
 //! grid or compact clip before version 7) is refused: [`SkeletonDefect::NewerEncoding`] for a
-//! channel's encoding, [`SkeletonDefect::Flags`] for a clip flag.
+//! channel's encoding, [`SkeletonDefect::NewerFlags`] for a clip flag.
 //!
 //! Hermite tangents are raw scalar words, per key its `w` in-tangent components then its `w`
 //! out-tangent components (value units per second). Times are exact scalar words, never quantised
@@ -378,7 +378,8 @@ pub enum SkeletonDefect {
         /// The bone.
         bone: u32,
     },
-    /// The clip's flags byte has bits other than [`CLIP_FLAG_LOOP`] and [`CLIP_FLAG_WIDE_INDEX`].
+    /// The clip's flags byte has bits other than [`CLIP_FLAG_LOOP`], [`CLIP_FLAG_WIDE_INDEX`],
+    /// [`CLIP_FLAG_GRID_TIMES`] and [`CLIP_FLAG_COMPACT`].
     Flags {
         /// The byte found.
         found: u8,
@@ -497,6 +498,16 @@ pub enum SkeletonDefect {
         /// The entry count found.
         entries: u32,
     },
+    /// The clip's flags use a layout newer than the blob's format version (a grid time table or
+    /// the compact layout, which version 7 added).
+    NewerFlags {
+        /// The flags byte.
+        found: u8,
+        /// The blob's format version.
+        version: u16,
+        /// The version that added the layout.
+        needs: u16,
+    },
     /// A bitmap-timed channel's bitmap ([`CHANNEL_BITMAP_TIMES`]) does not have exactly one set bit
     /// per key, or has a bit at or past the time table's length.
     TimeBitmap {
@@ -581,6 +592,9 @@ impl fmt::Display for SkeletonDefect {
                 write!(f, "event {event}: time is not finite, outside [0, duration] or before the previous event's")
             }
             Self::EventName { event, name } => write!(f, "event {event}: name id {name} does not fit 16 bits"),
+            Self::NewerFlags { found, version, needs } => {
+                write!(f, "clip flags {found:#x} use a layout of format version {needs} in a version-{version} blob")
+            }
             Self::TimeGrid { rate, entries } => {
                 write!(f, "grid time table of {entries} entries at {rate}/s is invalid or longer than the clip")
             }
@@ -1327,9 +1341,11 @@ impl<'a> SkelClipSection<'a> {
             return Err(SectionDefect::StringRef { string: raw.skeleton, count: strings.len() });
         }
         let newer = CLIP_FLAG_GRID_TIMES | CLIP_FLAG_COMPACT;
-        let known = CLIP_FLAG_LOOP | CLIP_FLAG_WIDE_INDEX | if version >= 7 { newer } else { 0 };
-        if raw.flags & !known != 0 {
+        if raw.flags & !(CLIP_FLAG_LOOP | CLIP_FLAG_WIDE_INDEX | newer) != 0 {
             return Err(d(SkeletonDefect::Flags { found: raw.flags }));
+        }
+        if version < 7 && raw.flags & newer != 0 {
+            return Err(d(SkeletonDefect::NewerFlags { found: raw.flags, version, needs: 7 }));
         }
         let positive = match encoding {
             ScalarEncoding::F32 => f32::from_bits(raw.duration) > 0.0 && f32::from_bits(raw.duration).is_finite(),

@@ -605,6 +605,14 @@ fn every_defect_has_a_message() {
     assert_eq!(m, "skeletal: bone 3 rotation key 9 is a zero quaternion");
     let m = std::format!("{}", sk(SkeletonDefect::Parent { bone: 2, parent: 5 }));
     assert!(m.contains("bone 2 has parent 5"), "{m}");
+    let m = std::format!("{}", sk(SkeletonDefect::NewerEncoding { bone: 1, channel: 1, version: 5, needs: 6 }));
+    assert!(m.contains("format version 6 in a version-5 blob"), "{m}");
+    let m = std::format!("{}", sk(SkeletonDefect::NewerFlags { found: 0xd, version: 6, needs: 7 }));
+    assert!(m.contains("0xd") && m.contains("format version 7 in a version-6 blob"), "{m}");
+    let m = std::format!("{}", sk(SkeletonDefect::TimeBitmap { bone: 1, channel: 2, found: 3 }));
+    assert!(m.contains("bone 1 channel 2") && m.contains("3 keys"), "{m}");
+    let m = std::format!("{}", sk(SkeletonDefect::TimeGrid { rate: 0, entries: 4 }));
+    assert!(m.contains("4 entries at 0/s"), "{m}");
 }
 
 /// Bone 1's rotation as a packed channel (format version 6): drop w, x and y 0 bits at 0, z 4
@@ -934,7 +942,11 @@ fn grid_table_defects() {
         // (The bitmap channel is checked after the flags.)
         assert_eq!(
             Blob::parse(&bytes).unwrap_err(),
-            LoadError::MalformedSection { section: 2, kind: 6, defect: sk(SkeletonDefect::Flags { found: flags }) }
+            LoadError::MalformedSection {
+                section: 2,
+                kind: 6,
+                defect: sk(SkeletonDefect::NewerFlags { found: flags, version: 6, needs: 7 })
+            }
         );
     }
     // Q16.16: 65535 entries at 1/s do not fit.
@@ -1012,7 +1024,11 @@ fn compact_layout_defects() {
         let flags = CLIP_FLAG_LOOP | CLIP_FLAG_COMPACT;
         assert_eq!(
             Blob::parse(&bytes).unwrap_err(),
-            LoadError::MalformedSection { section: 2, kind: 6, defect: sk(SkeletonDefect::Flags { found: flags }) }
+            LoadError::MalformedSection {
+                section: 2,
+                kind: 6,
+                defect: sk(SkeletonDefect::NewerFlags { found: flags, version: 6, needs: 7 })
+            }
         );
     }
 }
