@@ -60,12 +60,14 @@ pub const MAGIC: [u8; 4] = *b"OSCL";
 /// [`SectionKind::Skeleton`] and [`SectionKind::SkelClip`], version 5 changed the skeletal clip
 /// layout (bone entries and records for animated channels only, indexed key times), version 6 added
 /// packed smallest-three rotation channels (`skeleton::CHANNEL_PACKED_ROTATION`, additive: version-5
-/// skeletal sections read as before); older blobs are
+/// skeletal sections read as before), version 7 key times as bitmaps over a clip's time table
+/// (`skeleton::CHANNEL_BITMAP_TIMES`, additive); a channel encoding newer than its blob's version
+/// is refused (`skeleton::SkeletonDefect::NewerEncoding`, `NewerFlags`); older blobs are
 /// still read (a version-1 blob may not hold sprites, a version-2 blob may not hold scenes, a
 /// version-3 blob may not hold skeletal sections), except version-4 blobs with skeletal sections,
 /// which are refused with [`LoadError::UnsupportedVersion`] (the version-4 skeletal layout never
 /// shipped; rebuild them).
-pub const FORMAT_VERSION: u16 = 6;
+pub const FORMAT_VERSION: u16 = 7;
 /// The oldest format version whose skeletal sections this crate reads.
 pub const OLDEST_SKELETAL_VERSION: u16 = 5;
 /// The oldest format version this crate reads.
@@ -374,7 +376,7 @@ impl<'a> Blob<'a> {
             }
             return Ok(());
         }
-        let clip = SkelClipSection::parse(body, enc, &self.strings)?;
+        let clip = SkelClipSection::parse_version(body, enc, &self.strings, self.header.version)?;
         let wanted = clip.skeleton_name();
         let sk = self
             .skeletons_upto(self.section_count())

@@ -1,4 +1,5 @@
-//! Skeletal sections (format version 6, which adds packed rotation channels to version 5's layout;
+//! Skeletal sections (format version 7; version 6 added packed rotation channels to version 5's
+//! layout, version 7 bitmap key times, grid time tables and the compact clip layout, all additive;
 //! version 4's clip layout is no longer read): [`SectionKind::Skeleton`](crate::SectionKind::Skeleton),
 //! one per skeleton, and [`SectionKind::SkelClip`](crate::SectionKind::SkelClip), one per skeletal
 //! clip.
@@ -39,8 +40,10 @@
 //! name         u32 (varint)  string id of the clip's name
 //! skeleton     u32 (varint)  string id of its skeleton's name (a Skeleton section of this blob)
 //! dimension    u8            as its skeleton's (3 or 2)
-//! flags        u8            bit 0: loops; bit 1: `time_index` entries are u16 (else u8); other
-//!                            bits 0
+//! flags        u8            bit 0: loops; bit 1: `time_index` entries are u16 (else u8);
+//!                            bit 2 (version 7): grid time table ([`CLIP_FLAG_GRID_TIMES`]);
+//!                            bit 3 (version 7): compact layout ([`CLIP_FLAG_COMPACT`]: 2-byte
+//!                            bone entries, 8-byte channel records); other bits 0
 //! duration     u32 (varint)  scalar word: seconds, > 0
 //! sample_rate  u32 (varint)  scalar word: the rate the source stated, Hz, ≥ 0 (informative: keys
 //!                            carry their own times)
@@ -59,9 +62,13 @@
 //!                            byte offsets), and packed rotation parameters and bit streams (at
 //!                            any byte offset); a whole number of u16
 //! times        bytes         the clip's time table: u32 LE scalar words, strictly increasing,
-//!                            within [0, duration] (empty when no channel has indexed times)
-//! time_index   bytes         u8 indices into `times` (u16 LE when flags bit 1 is set) that indexed
-//!                            channels point into
+//!                            within [0, duration] (empty when no channel has indexed times);
+//!                            with flags bit 2, instead two u32 LE integers, rate and entry count
+//!                            of a uniform grid whose entry j is [`grid_time`]`(j, rate)`, the last
+//!                            within [0, duration] (rate 1..=65535, 1..=65536 entries)
+//! time_index   bytes         u8 indices into the table (u16 LE when flags bit 1 is set) that
+//!                            indexed channels point into, and (version 7) time bitmaps over the
+//!                            table (⌈entries / 8⌉ bytes each, at any byte offset)
 //! events       bytes         EVENT_RECORD_LEN (8) bytes per event: time (scalar word), name (u32,
 //!                            a string id ≤ 0xFFFF); sorted by time (ties allowed), within
 //!                            [0, duration]
@@ -74,12 +81,14 @@
 //! ```text
 //!  0  u32  info    bits 0-23: n (≥ 1); bits 24-25: interpolation (0 Step, 1 Linear, 2 Hermite);
 //!                  bit 26: quantised values; bit 27: indexed times; bit 28 (version 6): packed
-//!                  rotation (3D rotation channels only, not with bit 26, not Hermite); bits
-//!                  29-31: 0
+//!                  rotation (3D rotation channels only, not with bit 26, not Hermite); bit 29
+//!                  (version 7): bitmap times (only with bit 27); bits 30-31: 0
 //!  4  u32  times   raw: word index in `data` of n time words (seconds, strictly increasing,
 //!                  within [0, duration]); indexed: element index in `time_index` of n indices
-//!                  into `times` (strictly increasing, so the times are too); channels with equal
-//!                  times may share one run
+//!                  into the table (strictly increasing, so the times are too); bitmap: byte
+//!                  index in `time_index` of a bitmap over the table with exactly n bits set,
+//!                  none at or past its length (key k's time is the entry of the k-th set bit,
+//!                  [`bitmap_select`]); channels with equal times may share one run
 //!  8  u32  values  raw: word index in `data` of n·w scalar words, key after key;
 //!                  quantised: index in `quant` (u16 units) of n·w u16 values, key after key;
 //!                  packed: byte index in `quant` of the ⌈n·K / 8⌉ bytes of the keys' bit stream
@@ -89,6 +98,15 @@
 //!                  packed: byte index in `quant` of the 16 parameter bytes ([`PackedRotation`]);
 //!                  otherwise 0
 //! ```
+//!
+//! A compact clip (flags bit 3) stores each bone entry as a u16 LE (bits 0-2 the mask, bits 3-15
+//! the first record) and each channel record as one u64 LE (bits 0-15 n, bits 16-21 the info
+//! word's bits 24-29, then `times`, `values`, `extra` in 14 bits each: see
+//! [`ChannelRecord::from_compact`]); everything else reads as above.
+//!
+//! A blob of a version older than an encoding it uses (a packed rotation in version 5, a bitmap,
+//! grid or compact clip before version 7) is refused: [`SkeletonDefect::NewerEncoding`] for a
+//! channel's encoding, [`SkeletonDefect::NewerFlags`] for a clip flag.
 //!
 //! Hermite tangents are raw scalar words, per key its `w` in-tangent components then its `w`
 //! out-tangent components (value units per second). Times are exact scalar words, never quantised
@@ -116,19 +134,22 @@
 //! `[0, duration]`, raw values, ranges and tangents finite (f32), ranges whose largest value is
 //! representable, packed parameters valid ([`PackedRotation::check`]: dropped index and reserved
 //! bits, widths ≤ 16, no extent with 0 bits, `min + extent` ≤ 1) with their bit stream inside
-//! `quant`, no rotation key (3D) whose four decoded components are all zero (a packed key never
-//! is), and events
+//! `quant`, time bitmaps inside `time_index` with exactly one set bit per key within the table
+//! ([`SkeletonDefect::TimeBitmap`]), a grid table's rate, length and last time
+//! ([`SkeletonDefect::TimeGrid`]), no encoding newer than the blob's version, no rotation key (3D)
+//! whose four decoded components are all zero (a packed key never is), and events
 //! sorted, within the clip and naming strings. The cross-section checks (the skeleton exists and
 //! agrees, skeleton names are unique) are done by [`Blob::parse`](crate::Blob::parse).
 //!
 //! # Sizes
 //!
 //! A skeleton costs 8 bytes per bone plus 40 (3D) or 20 (2D) bytes of rest pose. A clip costs 4
-//! bytes per bone, plus per animated channel a 16-byte record, `4n` bytes of raw times or `n` (`2n`
-//! with u16 indices) bytes of indexed times (shared runs once), and `4nw` bytes of raw values, or
-//! `2nw + 8w` bytes quantised, or (packed rotations) `16 + ⌈nK / 8⌉` bytes (plus at most one byte
-//! of padding), plus `8nw` bytes of Hermite tangents; plus 4 bytes per entry of the
-//! time table, plus 8 bytes per event.
+//! bytes per bone (2 compact), plus per animated channel a 16-byte record (8 compact), `4n` bytes
+//! of raw times or `n` (`2n` with u16 indices) bytes of indexed times or `⌈T / 8⌉` bytes of bitmap
+//! (T the table's entries; shared runs once), and `4nw` bytes of raw values, or `2nw + 8w` bytes
+//! quantised, or (packed rotations) `16 + ⌈nK / 8⌉` bytes (plus at most one byte of padding),
+//! plus `8nw` bytes of Hermite tangents; plus 4 bytes per entry of the time table (8 bytes for a
+//! grid), plus 8 bytes per event.
 
 use crate::{ScalarEncoding, SectionDefect, StringTable, WordView};
 use core::fmt;
@@ -165,6 +186,10 @@ pub const CHANNEL_INDEXED_TIMES: u32 = 1 << 27;
 /// Channel info bit (format version 6): a 3D rotation channel stored as packed smallest-three keys
 /// ([`PackedRotation`]); `values` and `extra` are byte offsets into `quant`.
 pub const CHANNEL_PACKED_ROTATION: u32 = 1 << 28;
+/// Channel info bit (format version 7): the channel's times are a bitmap over the clip's time
+/// table (with [`CHANNEL_INDEXED_TIMES`]); `times` is the bitmap's byte offset in `time_index`
+/// (see [`bitmap_select`]).
+pub const CHANNEL_BITMAP_TIMES: u32 = 1 << 29;
 /// The size of a packed rotation channel's parameters ([`PackedRotation`]) in bytes.
 pub const PACKED_ROTATION_PARAMS_LEN: usize = 16;
 /// The most bits a packed component may have.
@@ -177,6 +202,26 @@ pub const PACKED_VALUE_ONE: i64 = 1 << 30;
 pub const CLIP_FLAG_LOOP: u8 = 1;
 /// Clip flag: `time_index` entries are u16 LE (else u8).
 pub const CLIP_FLAG_WIDE_INDEX: u8 = 2;
+/// Clip flag (format version 7): the time table is a uniform grid, `times` holds two u32 LE
+/// integers, the rate (1..=65535 entries per second) and the entry count (1..=65536), and entry
+/// `j` is [`grid_time`]`(encoding, j, rate)`.
+pub const CLIP_FLAG_GRID_TIMES: u8 = 4;
+/// Clip flag (format version 7): compact layout: bone entries are u16 LE
+/// ([`COMPACT_BONE_ENTRY_LEN`]: mask bits 0-2, first record bits 3-15) and channel records are 8
+/// bytes ([`COMPACT_RECORD_LEN`], see [`ChannelRecord::from_compact`]).
+pub const CLIP_FLAG_COMPACT: u8 = 8;
+/// The size of one bone entry of a compact clip ([`CLIP_FLAG_COMPACT`]) in bytes.
+pub const COMPACT_BONE_ENTRY_LEN: usize = 2;
+/// The size of one channel record of a compact clip ([`CLIP_FLAG_COMPACT`]) in bytes.
+pub const COMPACT_RECORD_LEN: usize = 8;
+/// The largest `times`, `values` or `extra` field of a compact channel record (14 bits).
+pub const COMPACT_FIELD_MAX: u32 = (1 << 14) - 1;
+/// The largest record index a compact bone entry holds (13 bits).
+pub const COMPACT_FIRST_MAX: u32 = (1 << 13) - 1;
+/// The largest rate of a grid time table ([`CLIP_FLAG_GRID_TIMES`]).
+pub const GRID_MAX_RATE: u32 = 65_535;
+/// The most entries of a grid time table ([`CLIP_FLAG_GRID_TIMES`]; indices are at most u16).
+pub const GRID_MAX_ENTRIES: u32 = 65_536;
 /// Interpolation code: step.
 pub const INTERP_STEP: u32 = 0;
 /// Interpolation code: linear.
@@ -333,7 +378,8 @@ pub enum SkeletonDefect {
         /// The bone.
         bone: u32,
     },
-    /// The clip's flags byte has bits other than [`CLIP_FLAG_LOOP`] and [`CLIP_FLAG_WIDE_INDEX`].
+    /// The clip's flags byte has bits other than [`CLIP_FLAG_LOOP`], [`CLIP_FLAG_WIDE_INDEX`],
+    /// [`CLIP_FLAG_GRID_TIMES`] and [`CLIP_FLAG_COMPACT`].
     Flags {
         /// The byte found.
         found: u8,
@@ -443,6 +489,47 @@ pub enum SkeletonDefect {
         /// The id found.
         name: u32,
     },
+    /// A grid time table ([`CLIP_FLAG_GRID_TIMES`]) is not two words, has a rate of 0 or over
+    /// [`GRID_MAX_RATE`], no entries or more than [`GRID_MAX_ENTRIES`], or a last entry past the
+    /// duration (or outside Q16.16).
+    TimeGrid {
+        /// The rate found.
+        rate: u32,
+        /// The entry count found.
+        entries: u32,
+    },
+    /// The clip's flags use a layout newer than the blob's format version (a grid time table or
+    /// the compact layout, which version 7 added).
+    NewerFlags {
+        /// The flags byte.
+        found: u8,
+        /// The blob's format version.
+        version: u16,
+        /// The version that added the layout.
+        needs: u16,
+    },
+    /// A bitmap-timed channel's bitmap ([`CHANNEL_BITMAP_TIMES`]) does not have exactly one set bit
+    /// per key, or has a bit at or past the time table's length.
+    TimeBitmap {
+        /// The bone.
+        bone: u32,
+        /// The channel.
+        channel: u8,
+        /// The bits set in it.
+        found: u32,
+    },
+    /// A channel uses an encoding newer than the blob's format version (e.g. a version-5 blob
+    /// with a packed rotation, which version 6 added).
+    NewerEncoding {
+        /// The bone.
+        bone: u32,
+        /// The channel.
+        channel: u8,
+        /// The blob's format version.
+        version: u16,
+        /// The version that added the encoding.
+        needs: u16,
+    },
     /// A packed rotation channel's parameters are invalid: `what` is `"dropped"` (reserved bits of
     /// byte 0 not 0), `"bits"` (a width over [`PACKED_MAX_BITS`]), `"extent"` (a non-zero extent
     /// with zero bits) or `"range"` (`min + extent` over 1.0).
@@ -505,6 +592,20 @@ impl fmt::Display for SkeletonDefect {
                 write!(f, "event {event}: time is not finite, outside [0, duration] or before the previous event's")
             }
             Self::EventName { event, name } => write!(f, "event {event}: name id {name} does not fit 16 bits"),
+            Self::NewerFlags { found, version, needs } => {
+                write!(f, "clip flags {found:#x} use a layout of format version {needs} in a version-{version} blob")
+            }
+            Self::TimeGrid { rate, entries } => {
+                write!(f, "grid time table of {entries} entries at {rate}/s is invalid or longer than the clip")
+            }
+            Self::TimeBitmap { bone, channel, found } => write!(
+                f,
+                "bone {bone} channel {channel}: the time bitmap has {found} keys within the time table, not its key count"
+            ),
+            Self::NewerEncoding { bone, channel, version, needs } => write!(
+                f,
+                "bone {bone} channel {channel}: uses an encoding of format version {needs} in a version-{version} blob"
+            ),
             Self::PackedParams { bone, what } => {
                 write!(f, "bone {bone}: packed rotation parameters have an invalid {what}")
             }
@@ -707,6 +808,169 @@ impl PackedRotation {
     pub fn decode_key(&self, stream: &[u8], k: usize) -> Option<[i32; 4]> {
         Some(self.decode(self.read_key(stream, k)?))
     }
+}
+
+/// Entry `j` of a grid time table of `rate` entries per second ([`CLIP_FLAG_GRID_TIMES`], format
+/// version 7) as a scalar word of `encoding`: `j / rate` rounded once to nearest, in f32
+/// `(j as f32) / (rate as f32)` (both exact, the quotient correctly rounded), in Q16.16
+/// `(j·2^16 + ⌊rate / 2⌋) div rate` (u32 arithmetic; no ties occur). `None` when `j` is over
+/// 65,535, `rate` is 0 or over [`GRID_MAX_RATE`], or the time does not fit Q16.16. Host and kernel
+/// both compute times through it.
+///
+/// ```
+/// use ossicle_format::skeleton::grid_time;
+/// use ossicle_format::ScalarEncoding;
+///
+/// assert_eq!(grid_time(ScalarEncoding::F32, 7, 30), Some((7.0f32 / 30.0).to_bits()));
+/// assert_eq!(grid_time(ScalarEncoding::Q16_16, 1, 30), Some(2185)); // 65536 / 30 = 2184.53
+/// assert_eq!(grid_time(ScalarEncoding::Q16_16, 3, 0), None);
+/// ```
+#[inline]
+pub fn grid_time(encoding: ScalarEncoding, j: usize, rate: u32) -> Option<u32> {
+    let j = u16::try_from(j).ok()?;
+    if rate == 0 || rate > GRID_MAX_RATE {
+        return None;
+    }
+    match encoding {
+        ScalarEncoding::F32 => Some((f32::from(j) / rate as f32).to_bits()),
+        ScalarEncoding::Q16_16 => {
+            // ≤ 65535·2^16 + 32767 < 2^32.
+            let q = (u32::from(j) << 16).checked_add(rate / 2)?.checked_div(rate)?;
+            (q <= i32::MAX as u32).then_some(q)
+        }
+    }
+}
+
+/// A clip's time table: scalar words stored in the blob, or a uniform grid
+/// ([`CLIP_FLAG_GRID_TIMES`]) whose entries [`grid_time`] computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeTable<'a> {
+    /// Stored scalar words.
+    Words(WordView<'a>),
+    /// `entries` times `j / rate`, `j` = 0, 1, …
+    Grid {
+        /// Entries per second.
+        rate: u32,
+        /// The number of entries.
+        entries: usize,
+        /// The blob's scalar encoding.
+        encoding: ScalarEncoding,
+    },
+}
+
+impl TimeTable<'_> {
+    /// The number of entries.
+    #[inline]
+    pub fn len(&self) -> usize {
+        match *self {
+            Self::Words(w) => w.len(),
+            Self::Grid { entries, .. } => entries,
+        }
+    }
+    /// Whether it has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The entries in order.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.len()).map_while(|j| self.get(j))
+    }
+    /// Entry `j` (a scalar word), `None` past the end.
+    #[inline]
+    pub fn get(&self, j: usize) -> Option<u32> {
+        match *self {
+            Self::Words(w) => w.get(j),
+            Self::Grid { rate, entries, encoding } if j < entries => grid_time(encoding, j, rate),
+            Self::Grid { .. } => None,
+        }
+    }
+}
+
+/// The bytes of a time bitmap over a time table of `entries` entries (`⌈entries / 8⌉`).
+pub const fn bitmap_len(entries: usize) -> usize {
+    entries.div_ceil(8)
+}
+
+/// The time table index of key `k` of a bitmap-timed channel ([`CHANNEL_BITMAP_TIMES`], format
+/// version 7): the position of the `k`-th (from 0) set bit of `bits`, bit `j` being bit `j % 8`
+/// of byte `j / 8`; `None` when fewer bits are set. It reads the bitmap four bytes at a time (a
+/// count of ones per word, then the bit inside the word): host and kernel both decode through it.
+///
+/// ```
+/// use ossicle_format::skeleton::{bitmap_next, bitmap_select};
+///
+/// // Keys at table entries 0, 3 and 9.
+/// let bits = [0b0000_1001u8, 0b0000_0010];
+/// assert_eq!([0, 1, 2].map(|k| bitmap_select(&bits, k)), [Some(0), Some(3), Some(9)]);
+/// assert_eq!(bitmap_select(&bits, 3), None);
+/// assert_eq!((bitmap_next(&bits, 1), bitmap_next(&bits, 4), bitmap_next(&bits, 10)), (Some(3), Some(9), None));
+/// ```
+#[inline]
+pub fn bitmap_select(bits: &[u8], k: usize) -> Option<usize> {
+    let (mut left, mut at, mut rest) = (k, 0usize, bits);
+    loop {
+        let (word, tail) = split_word(rest)?;
+        let ones = word.count_ones() as usize;
+        if left < ones {
+            return at.checked_add(select_in_word(word, left));
+        }
+        left -= ones;
+        at = at.checked_add(32)?;
+        rest = tail;
+    }
+}
+
+/// The position of the first set bit of `bits` at or after `from` (see [`bitmap_select`]).
+#[inline]
+pub fn bitmap_next(bits: &[u8], from: usize) -> Option<usize> {
+    let mut at = from / 32 * 32;
+    let (word, mut rest) = split_word(bits.get(from / 32 * 4..)?)?;
+    let mut word = word & (u32::MAX << (from % 32));
+    while word == 0 {
+        let (next, tail) = split_word(rest)?;
+        (word, rest) = (next, tail);
+        at = at.checked_add(32)?;
+    }
+    at.checked_add(word.trailing_zeros() as usize)
+}
+
+/// The first (up to) four bytes of `bytes` as a little-endian word (zero-padded) and the bytes
+/// after them; `None` when `bytes` is empty.
+#[inline]
+fn split_word(bytes: &[u8]) -> Option<(u32, &[u8])> {
+    match bytes {
+        [a, b, c, d, tail @ ..] => Some((u32::from_le_bytes([*a, *b, *c, *d]), tail)),
+        [] => None,
+        short => {
+            let mut w = [0u8; 4];
+            for (o, &x) in w.iter_mut().zip(short) {
+                *o = x;
+            }
+            Some((u32::from_le_bytes(w), &[]))
+        }
+    }
+}
+
+/// The position of set bit `r` (from 0, `r` < the word's count of ones) of `word`: the byte
+/// holding it from the running counts of ones per byte (one multiplication), then the bit inside
+/// that byte.
+#[inline]
+fn select_in_word(word: u32, r: usize) -> usize {
+    let b = word.wrapping_sub((word >> 1) & 0x5555_5555);
+    let b = (b & 0x3333_3333) + ((b >> 2) & 0x3333_3333);
+    let b = (b + (b >> 4)) & 0x0F0F_0F0F; // ones per byte
+    let below = b.wrapping_mul(0x0101_0101); // byte i: ones in bytes 0..=i
+    let r = r as u32;
+    let mut shift = 0;
+    while shift < 24 && (below >> shift) & 0xFF <= r {
+        shift += 8;
+    }
+    let before = if shift == 0 { 0 } else { (below >> (shift - 8)) & 0xFF };
+    let mut byte = (word >> shift) & 0xFF;
+    for _ in 0..r.saturating_sub(before) {
+        byte &= byte.wrapping_sub(1);
+    }
+    shift as usize + byte.trailing_zeros() as usize
 }
 
 /// `⌊√n⌋`, digit by digit (integer only; `u64::isqrt` is newer than the crate's MSRV).
@@ -950,9 +1214,55 @@ impl ChannelRecord {
     pub const fn indexed_times(&self) -> bool {
         self.info & CHANNEL_INDEXED_TIMES != 0
     }
+    /// Whether the times are a bitmap over the clip's time table ([`CHANNEL_BITMAP_TIMES`]).
+    pub const fn bitmap_times(&self) -> bool {
+        self.info & CHANNEL_BITMAP_TIMES != 0
+    }
     /// Whether the values are packed smallest-three rotation keys ([`PackedRotation`]).
     pub const fn packed_rotation(&self) -> bool {
         self.info & CHANNEL_PACKED_ROTATION != 0
+    }
+    /// A compact record ([`CLIP_FLAG_COMPACT`], format version 7): one u64 LE, bits 0-15 the key
+    /// count, bits 16-21 the info word's bits 24-29 (interpolation, quantised, indexed times,
+    /// packed rotation, bitmap times), then `times`, `values` and `extra` in 14 bits each (bits
+    /// 22-35, 36-49, 50-63); the fields mean what they mean in a 16-byte record.
+    ///
+    /// ```
+    /// use ossicle_format::skeleton::{ChannelRecord, INTERP_LINEAR};
+    ///
+    /// let r = ChannelRecord { info: ChannelRecord::make_info(300, INTERP_LINEAR, true), times: 5, values: 16383, extra: 2 };
+    /// let bytes = r.to_compact().unwrap();
+    /// assert_eq!(ChannelRecord::from_compact(u64::from_le_bytes(bytes)), r);
+    /// assert_eq!(ChannelRecord { times: 16384, ..r }.to_compact(), None);
+    /// ```
+    #[inline]
+    pub const fn from_compact(x: u64) -> Self {
+        Self {
+            info: (x as u32 & 0xFFFF) | ((((x >> 16) as u32) & 0x3F) << CHANNEL_INTERP_SHIFT),
+            times: ((x >> 22) as u32) & COMPACT_FIELD_MAX,
+            values: ((x >> 36) as u32) & COMPACT_FIELD_MAX,
+            extra: ((x >> 50) as u32) & COMPACT_FIELD_MAX,
+        }
+    }
+    /// The compact form of this record ([`from_compact`](Self::from_compact)), `None` when a
+    /// field does not fit (over 65,535 keys, info bits 30-31, a field over [`COMPACT_FIELD_MAX`]).
+    pub const fn to_compact(&self) -> Option<[u8; COMPACT_RECORD_LEN]> {
+        let n = self.key_count();
+        let kind = self.info >> CHANNEL_INTERP_SHIFT;
+        if n > 0xFFFF
+            || kind > 0x3F
+            || self.times > COMPACT_FIELD_MAX
+            || self.values > COMPACT_FIELD_MAX
+            || self.extra > COMPACT_FIELD_MAX
+        {
+            return None;
+        }
+        let x = n as u64
+            | ((kind as u64) << 16)
+            | ((self.times as u64) << 22)
+            | ((self.values as u64) << 36)
+            | ((self.extra as u64) << 50);
+        Some(x.to_le_bytes())
     }
     /// The info word for `count` keys, an interpolation code and the quantised flag.
     pub const fn make_info(count: u32, interpolation: u32, quantized: bool) -> u32 {
@@ -1008,17 +1318,34 @@ impl<'a> SkelClipSection<'a> {
         })
     }
 
-    /// Parses and validates a clip body on its own (see the [module docs](self)); the skeleton it
-    /// names is checked by [`check_skeleton`](Self::check_skeleton).
+    /// Parses and validates a clip body on its own (see the [module docs](self)) as a blob of the
+    /// current [`FORMAT_VERSION`](crate::FORMAT_VERSION) holds it; the skeleton it names is
+    /// checked by [`check_skeleton`](Self::check_skeleton).
     pub fn parse(body: &'a [u8], encoding: ScalarEncoding, strings: &StringTable<'a>) -> Result<Self, SectionDefect> {
+        Self::parse_version(body, encoding, strings, crate::FORMAT_VERSION)
+    }
+
+    /// [`parse`](Self::parse) for a blob of format `version`: a channel encoding newer than
+    /// `version` (packed rotations before 6, bitmap times before 7) is refused with
+    /// [`SkeletonDefect::NewerEncoding`].
+    pub fn parse_version(
+        body: &'a [u8],
+        encoding: ScalarEncoding,
+        strings: &StringTable<'a>,
+        version: u16,
+    ) -> Result<Self, SectionDefect> {
         let this = Self::open(body, encoding, strings)?;
         let raw = this.body;
         let d = SectionDefect::Skeleton;
         if strings.get(raw.skeleton).is_none() {
             return Err(SectionDefect::StringRef { string: raw.skeleton, count: strings.len() });
         }
-        if raw.flags & !(CLIP_FLAG_LOOP | CLIP_FLAG_WIDE_INDEX) != 0 {
+        let newer = CLIP_FLAG_GRID_TIMES | CLIP_FLAG_COMPACT;
+        if raw.flags & !(CLIP_FLAG_LOOP | CLIP_FLAG_WIDE_INDEX | newer) != 0 {
             return Err(d(SkeletonDefect::Flags { found: raw.flags }));
+        }
+        if version < 7 && raw.flags & newer != 0 {
+            return Err(d(SkeletonDefect::NewerFlags { found: raw.flags, version, needs: 7 }));
         }
         let positive = match encoding {
             ScalarEncoding::F32 => f32::from_bits(raw.duration) > 0.0 && f32::from_bits(raw.duration).is_finite(),
@@ -1031,8 +1358,8 @@ impl<'a> SkelClipSection<'a> {
             return Err(d(SkeletonDefect::SampleRate));
         }
         let arrays: [(&'static str, &[u8], usize); 7] = [
-            ("bones", raw.bones, BONE_ENTRY_LEN),
-            ("channels", raw.channels, CHANNEL_RECORD_LEN),
+            ("bones", raw.bones, if this.compact() { COMPACT_BONE_ENTRY_LEN } else { BONE_ENTRY_LEN }),
+            ("channels", raw.channels, if this.compact() { COMPACT_RECORD_LEN } else { CHANNEL_RECORD_LEN }),
             ("data", raw.data, 4),
             ("quant", raw.quant, 2),
             ("times", raw.times, 4),
@@ -1051,18 +1378,29 @@ impl<'a> SkelClipSection<'a> {
         let mut records = 0u32;
         for b in 0..bones {
             let bone = b as u32;
-            let entry = this.bones.get(b).unwrap_or(0);
+            let entry = this.entry(b).unwrap_or(0);
             if entry >> BONE_FIRST_SHIFT != records {
                 return Err(d(SkeletonDefect::BoneEntry { bone, entry }));
             }
             records += (entry & BONE_MASK).count_ones(); // ≤ 3 × 65,535
         }
-        let record_count = this.channels.len() / 4;
+        let record_count = this.record_count();
         if records as usize != record_count {
             return Err(d(SkeletonDefect::BoneEntry { bone: bones as u32, entry: record_count as u32 }));
         }
+        if let TimeTable::Grid { rate, entries, .. } = this.time_table() {
+            // Increasing by construction (steps over 2^-16 s); the last entry within the clip.
+            let last = entries.checked_sub(1).and_then(|j| grid_time(encoding, j, rate));
+            let grid_ok = raw.times.len() == 8
+                && entries as u32 <= GRID_MAX_ENTRIES
+                && last.is_some_and(|t| !less(encoding, raw.duration, t));
+            if !grid_ok {
+                return Err(d(SkeletonDefect::TimeGrid { rate, entries: entries as u32 }));
+            }
+        }
         let mut previous: Option<u32> = None;
-        for (i, t) in this.times.iter().enumerate() {
+        let table_words = if this.body.flags & CLIP_FLAG_GRID_TIMES != 0 { WordView::new(&[]) } else { this.times };
+        for (i, t) in table_words.iter().enumerate() {
             let ordered = match previous {
                 Some(p) => less(encoding, p, t),
                 None => !less(encoding, t, 0),
@@ -1075,7 +1413,7 @@ impl<'a> SkelClipSection<'a> {
         for b in 0..bones {
             for c in 0..CHANNELS_PER_BONE {
                 if this.has_record(b, c) {
-                    this.check_channel(b, c)?;
+                    this.check_channel(b, c, version)?;
                 }
             }
         }
@@ -1097,7 +1435,7 @@ impl<'a> SkelClipSection<'a> {
         Ok(this)
     }
 
-    fn check_channel(&self, b: usize, c: usize) -> Result<(), SectionDefect> {
+    fn check_channel(&self, b: usize, c: usize, version: u16) -> Result<(), SectionDefect> {
         let (bone, channel) = (b as u32, c as u8);
         let d = SectionDefect::Skeleton;
         let encoding = self.encoding;
@@ -1109,9 +1447,20 @@ impl<'a> SkelClipSection<'a> {
             | (3 << CHANNEL_INTERP_SHIFT)
             | CHANNEL_QUANTIZED
             | CHANNEL_INDEXED_TIMES
-            | CHANNEL_PACKED_ROTATION;
+            | CHANNEL_PACKED_ROTATION
+            | CHANNEL_BITMAP_TIMES;
         if r.info & !known != 0 || r.interpolation() > INTERP_HERMITE || n == 0 {
             return Err(info_err);
+        }
+        if r.bitmap_times() && !r.indexed_times() {
+            return Err(info_err);
+        }
+        let newer = |needs: u16| d(SkeletonDefect::NewerEncoding { bone, channel, version, needs });
+        if r.packed_rotation() && version < 6 {
+            return Err(newer(6));
+        }
+        if r.bitmap_times() && version < 7 {
+            return Err(newer(7));
         }
         let hermite = r.interpolation() == INTERP_HERMITE;
         if r.packed_rotation() && (self.dimension != Dimension::D3 || c != 1 || r.quantized() || hermite) {
@@ -1124,8 +1473,15 @@ impl<'a> SkelClipSection<'a> {
         let n = n as usize;
         let nw = n * w; // n < 2^24, w ≤ 4
         let words = self.data.len();
-        let times_len = if r.indexed_times() { self.time_index_len() } else { words };
-        if !run_ok(r.times, n, times_len) {
+        let table = self.time_table().len();
+        let (times_len, times_run) = if r.bitmap_times() {
+            (self.body.time_index.len(), bitmap_len(table))
+        } else if r.indexed_times() {
+            (self.time_index_len(), n)
+        } else {
+            (words, n)
+        };
+        if !run_ok(r.times, times_run, times_len) {
             return Err(range_err);
         }
         let packed = if r.packed_rotation() {
@@ -1148,12 +1504,20 @@ impl<'a> SkelClipSection<'a> {
             return Err(range_err);
         }
         let word = |i: usize| self.data.get(i).unwrap_or(0);
-        if r.indexed_times() {
+        if r.bitmap_times() {
+            // Bits in table order: the times increase; exactly n set, the last within the table.
+            let bits = self.time_bitmap(r.times as usize).unwrap_or(&[]);
+            let found: u32 = bits.iter().map(|b| b.count_ones()).sum();
+            let last = n.checked_sub(1).and_then(|k| bitmap_select(bits, k));
+            if found as usize != n || last.is_none_or(|j| j >= table) {
+                return Err(d(SkeletonDefect::TimeBitmap { bone, channel, found }));
+            }
+        } else if r.indexed_times() {
             // The table is checked (increasing, within the clip): increasing indices into it suffice.
             let mut previous: Option<u16> = None;
             for k in 0..n {
                 let i = self.time_index(r.times as usize + k).unwrap_or(u16::MAX);
-                if usize::from(i) >= self.times.len() || previous.is_some_and(|p| p >= i) {
+                if usize::from(i) >= table || previous.is_some_and(|p| p >= i) {
                     return Err(d(SkeletonDefect::KeyTime { bone, channel, key: k as u32 }));
                 }
                 previous = Some(i);
@@ -1274,18 +1638,60 @@ impl<'a> SkelClipSection<'a> {
     pub fn sample_rate(&self) -> u32 {
         self.body.sample_rate
     }
+    /// Whether the clip has the compact layout ([`CLIP_FLAG_COMPACT`]).
+    #[inline]
+    pub fn compact(&self) -> bool {
+        self.body.flags & CLIP_FLAG_COMPACT != 0
+    }
     /// The number of bones it has entries for.
     pub fn bone_count(&self) -> usize {
-        self.bones.len()
+        if self.compact() {
+            self.body.bones.len() / COMPACT_BONE_ENTRY_LEN
+        } else {
+            self.bones.len()
+        }
     }
     /// The number of channel records (animated channels).
     pub fn record_count(&self) -> usize {
-        self.channels.len() / 4
+        if self.compact() {
+            self.body.channels.len() / COMPACT_RECORD_LEN
+        } else {
+            self.channels.len() / 4
+        }
+    }
+    /// Bone `b`'s entry (channel mask bits 0-2, first record index from bit 3), either layout.
+    #[inline]
+    pub fn entry(&self, b: usize) -> Option<u32> {
+        if self.compact() {
+            let at = b.checked_mul(COMPACT_BONE_ENTRY_LEN)?;
+            match *self.body.bones.get(at..at.checked_add(COMPACT_BONE_ENTRY_LEN)?)? {
+                [lo, hi] => Some(u32::from(u16::from_le_bytes([lo, hi]))),
+                _ => None,
+            }
+        } else {
+            self.bones.get(b)
+        }
+    }
+    /// Channel record number `index` (in record order), either layout.
+    #[inline]
+    pub fn record(&self, index: usize) -> Option<ChannelRecord> {
+        if self.compact() {
+            let at = index.checked_mul(COMPACT_RECORD_LEN)?;
+            match *self.body.channels.get(at..at.checked_add(COMPACT_RECORD_LEN)?)? {
+                [a, b, c, d, e, f, g, h] => {
+                    Some(ChannelRecord::from_compact(u64::from_le_bytes([a, b, c, d, e, f, g, h])))
+                }
+                _ => None,
+            }
+        } else {
+            let [info, times, values, extra] = self.channels.words::<4>(index.checked_mul(4)?)?;
+            Some(ChannelRecord { info, times, values, extra })
+        }
     }
     /// Whether bone `b`'s channel `c` has a record (is animated).
     #[inline]
     pub fn has_record(&self, b: usize, c: usize) -> bool {
-        c < CHANNELS_PER_BONE && self.bones.get(b).is_some_and(|e| e & (1 << c) != 0)
+        c < CHANNELS_PER_BONE && self.entry(b).is_some_and(|e| e & (1 << c) != 0)
     }
     /// Channel record `c` (0 translation, 1 rotation, 2 scale) of bone `b`: `None` when the channel
     /// has no record (not animated) or `b` is past the clip's bones.
@@ -1294,7 +1700,7 @@ impl<'a> SkelClipSection<'a> {
         if c >= CHANNELS_PER_BONE {
             return None;
         }
-        let entry = self.bones.get(b)?;
+        let entry = self.entry(b)?;
         let mask = entry & BONE_MASK;
         if mask & (1 << c) == 0 {
             return None;
@@ -1303,16 +1709,22 @@ impl<'a> SkelClipSection<'a> {
         // than a popcount on cores without one).
         let before = (mask & 1) * u32::from(c > 0) + ((mask >> 1) & 1) * u32::from(c > 1);
         let index = ((entry >> BONE_FIRST_SHIFT) as usize).checked_add(before as usize)?;
-        let [info, times, values, extra] = self.channels.words::<4>(index.checked_mul(4)?)?;
-        Some(ChannelRecord { info, times, values, extra })
+        self.record(index)
     }
-    /// The bone entries (a u32 each: channel mask, first record index).
+    /// The bone entries as u32 words (channel mask, first record index); a compact clip's u16
+    /// entries read as pairs here: use [`entry`](Self::entry).
     pub fn bone_entries(&self) -> WordView<'a> {
         self.bones
     }
-    /// The time table.
-    pub fn time_table(&self) -> WordView<'a> {
-        self.times
+    /// The time table (stored words, or a grid with [`CLIP_FLAG_GRID_TIMES`]).
+    #[inline]
+    pub fn time_table(&self) -> TimeTable<'a> {
+        if self.body.flags & CLIP_FLAG_GRID_TIMES != 0 {
+            let [rate, entries] = self.times.words::<2>(0).unwrap_or([0, 0]);
+            TimeTable::Grid { rate, entries: entries as usize, encoding: self.encoding }
+        } else {
+            TimeTable::Words(self.times)
+        }
     }
     /// Whether the time indices are u16 (else u8).
     pub fn wide_index(&self) -> bool {
@@ -1343,6 +1755,12 @@ impl<'a> SkelClipSection<'a> {
         } else {
             bytes.get(i).map(|&b| u16::from(b))
         }
+    }
+    /// The time bitmap of a bitmap-timed channel whose record's `times` is `at`
+    /// ([`bitmap_len`] of the time table bytes of `time_index` from byte `at`).
+    #[inline]
+    pub fn time_bitmap(&self, at: usize) -> Option<&'a [u8]> {
+        self.body.time_index.get(at..at.checked_add(bitmap_len(self.time_table().len()))?)
     }
     /// The data words.
     pub fn data(&self) -> WordView<'a> {
@@ -1406,4 +1824,39 @@ pub fn pack_channels(dense: &[[u32; 4]]) -> (std::vec::Vec<u8>, std::vec::Vec<u8
         first += mask.count_ones();
     }
     (bones, channels)
+}
+
+/// [`pack_channels`] for the compact layout ([`CLIP_FLAG_COMPACT`]): u16 bone entries and 8-byte
+/// records; `None` when a record does not fit ([`ChannelRecord::to_compact`]) or a bone's first
+/// record index is over [`COMPACT_FIRST_MAX`].
+///
+/// ```
+/// use ossicle_format::skeleton::{pack_channels_compact, ChannelRecord, INTERP_LINEAR};
+///
+/// let info = ChannelRecord::make_info(2, INTERP_LINEAR, false);
+/// let (bones, channels) = pack_channels_compact(&[[0; 4], [info, 0, 2, 0], [0; 4], [0; 4], [0; 4], [0; 4]]).unwrap();
+/// assert_eq!(bones, [2, 0, 8, 0]); // mask 0b010; bone 1: first record 1, no mask
+/// assert_eq!(channels.len(), 8);
+/// ```
+#[cfg(feature = "std")]
+pub fn pack_channels_compact(dense: &[[u32; 4]]) -> Option<(std::vec::Vec<u8>, std::vec::Vec<u8>)> {
+    let mut bones = std::vec::Vec::new();
+    let mut channels = std::vec::Vec::new();
+    let mut first = 0u32;
+    for bone in dense.chunks(CHANNELS_PER_BONE) {
+        if first > COMPACT_FIRST_MAX {
+            return None;
+        }
+        let mut mask = 0u32;
+        for (c, r) in bone.iter().enumerate() {
+            if r[0] != 0 {
+                mask |= 1 << c;
+                let record = ChannelRecord { info: r[0], times: r[1], values: r[2], extra: r[3] };
+                channels.extend(record.to_compact()?);
+            }
+        }
+        bones.extend((((first << BONE_FIRST_SHIFT) | mask) as u16).to_le_bytes());
+        first += mask.count_ones();
+    }
+    Some((bones, channels))
 }

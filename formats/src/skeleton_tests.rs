@@ -44,6 +44,8 @@ struct Parts {
     extra: [usize; 9],
     /// A second skeleton section (a copy of the first).
     second_skeleton: bool,
+    /// Pack the records in the compact layout (the flag is the test's to set).
+    compact: bool,
 }
 
 fn w(e: ScalarEncoding, v: f64) -> u32 {
@@ -114,6 +116,7 @@ fn parts(e: ScalarEncoding) -> Parts {
         events: vec![[w(e, 0.25), 4], [w(e, 0.25), 4], [w(e, 1.0), 1]],
         extra: [0; 9],
         second_skeleton: false,
+        compact: false,
     }
 }
 
@@ -129,7 +132,8 @@ fn blob(e: ScalarEncoding, p: &Parts) -> Vec<u8> {
     if p.second_skeleton {
         wr.add_skeleton(&sk).unwrap();
     }
-    let (mut entries, mut channels) = pack_channels(&p.channels);
+    let (mut entries, mut channels) =
+        if p.compact { pack_channels_compact(&p.channels).unwrap() } else { pack_channels(&p.channels) };
     if let Some(e) = &p.entries {
         entries = bytes32(e, 0);
     }
@@ -334,7 +338,7 @@ fn a_version_4_blob_with_skeletal_sections_is_refused() {
             newest: crate::FORMAT_VERSION
         }
     );
-    assert_eq!((crate::OLDEST_SKELETAL_VERSION, crate::FORMAT_VERSION), (5, 6));
+    assert_eq!((crate::OLDEST_SKELETAL_VERSION, crate::FORMAT_VERSION), (5, 7));
 }
 
 #[test]
@@ -416,8 +420,8 @@ fn skeleton_defects() {
 fn clip_header_defects() {
     for e in BOTH {
         let mut p = parts(e);
-        p.flags = 5;
-        refused(e, &p, 2, sk(SkeletonDefect::Flags { found: 5 }));
+        p.flags = 0x11;
+        refused(e, &p, 2, sk(SkeletonDefect::Flags { found: 0x11 }));
 
         for d in [0.0, -1.0] {
             let mut p = parts(e);
@@ -601,6 +605,14 @@ fn every_defect_has_a_message() {
     assert_eq!(m, "skeletal: bone 3 rotation key 9 is a zero quaternion");
     let m = std::format!("{}", sk(SkeletonDefect::Parent { bone: 2, parent: 5 }));
     assert!(m.contains("bone 2 has parent 5"), "{m}");
+    let m = std::format!("{}", sk(SkeletonDefect::NewerEncoding { bone: 1, channel: 1, version: 5, needs: 6 }));
+    assert!(m.contains("format version 6 in a version-5 blob"), "{m}");
+    let m = std::format!("{}", sk(SkeletonDefect::NewerFlags { found: 0xd, version: 6, needs: 7 }));
+    assert!(m.contains("0xd") && m.contains("format version 7 in a version-6 blob"), "{m}");
+    let m = std::format!("{}", sk(SkeletonDefect::TimeBitmap { bone: 1, channel: 2, found: 3 }));
+    assert!(m.contains("bone 1 channel 2") && m.contains("3 keys"), "{m}");
+    let m = std::format!("{}", sk(SkeletonDefect::TimeGrid { rate: 0, entries: 4 }));
+    assert!(m.contains("4 entries at 0/s"), "{m}");
 }
 
 /// Bone 1's rotation as a packed channel (format version 6): drop w, x and y 0 bits at 0, z 4
@@ -753,5 +765,270 @@ fn packed_dropped_component_is_the_exact_integer_square_root() {
         let n = (1i128 << 60) - i128::from(x) * i128::from(x);
         let r = i128::from(w);
         assert!(r * r <= n && (r + 1) * (r + 1) > n, "q {q}: {r}² vs {n}");
+    }
+}
+
+/// `bytes` relabelled as a blob of format `version` (checksum recomputed).
+fn with_version(mut bytes: Vec<u8>, version: u16) -> Vec<u8> {
+    bytes[4..6].copy_from_slice(&version.to_le_bytes());
+    let crc = checksum(&bytes[..12], &bytes[HEADER_LEN..]);
+    bytes[12..16].copy_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+/// The indexed clip (table [0, 0.5, 1]) with bone 1's rotation (keys at 0 and 1) as a bitmap at
+/// byte 3 of `time_index`: entries 0 and 2, 0b101.
+fn bitmapped(e: ScalarEncoding) -> Parts {
+    let mut p = indexed(e, false);
+    p.time_index.push(0b101);
+    p.channels[4][0] |= CHANNEL_BITMAP_TIMES;
+    p.channels[4][1] = 3;
+    p
+}
+
+#[test]
+fn bitmap_select_and_next_agree_with_a_bit_by_bit_scan() {
+    // A pseudo-random 13-byte bitmap (LCG), and the empty and all-ones cases.
+    let mut x = 12345u32;
+    let random: Vec<u8> = (0..13)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (x >> 16) as u8
+        })
+        .collect();
+    for bits in [random, vec![0u8; 5], vec![0xFF; 9], vec![]] {
+        let set: Vec<usize> = (0..bits.len() * 8).filter(|&j| bits[j / 8] >> (j % 8) & 1 == 1).collect();
+        for (k, &j) in set.iter().enumerate() {
+            assert_eq!(bitmap_select(&bits, k), Some(j), "select {k} of {bits:?}");
+        }
+        assert_eq!(bitmap_select(&bits, set.len()), None);
+        for from in 0..bits.len() * 8 + 40 {
+            assert_eq!(bitmap_next(&bits, from), set.iter().copied().find(|&j| j >= from), "next {from} of {bits:?}");
+        }
+    }
+    assert_eq!(bitmap_len(0), 0);
+    assert_eq!((bitmap_len(8), bitmap_len(9), bitmap_len(251)), (1, 2, 32));
+}
+
+#[test]
+fn bitmap_times_read_back() {
+    for e in BOTH {
+        let p = bitmapped(e);
+        let bytes = blob(e, &p);
+        let b = Blob::parse(&bytes).unwrap();
+        let c = b.skel_clips().next().unwrap();
+        let r = c.channel(1, 1).unwrap();
+        assert!(r.bitmap_times() && r.indexed_times() && !c.channel(0, 0).unwrap().bitmap_times());
+        assert_eq!((r.times, c.time_bitmap(3)), (3, Some(&[0b101u8][..])));
+        let bits = c.time_bitmap(r.times as usize).unwrap();
+        let times: Vec<u32> = (0..2).map(|k| c.time_table().get(bitmap_select(bits, k).unwrap()).unwrap()).collect();
+        assert_eq!(times, [w(e, 0.0), w(e, 1.0)]);
+        assert_eq!(c.time_bitmap(4), None);
+    }
+}
+
+#[test]
+fn bitmap_time_defects() {
+    for e in BOTH {
+        let bitmap = |found| sk(SkeletonDefect::TimeBitmap { bone: 1, channel: 1, found });
+        // One bit for two keys; three bits; a bit past the 3-entry table (entry 3).
+        for (byte, found) in [(0b001, 1), (0b111, 3), (0b1001, 2)] {
+            let mut p = bitmapped(e);
+            p.time_index[3] = byte;
+            refused(e, &p, 2, bitmap(found));
+        }
+        // The bitmap past `time_index`; without the indexed bit.
+        let mut p = bitmapped(e);
+        p.channels[4][1] = 4;
+        refused(e, &p, 2, sk(SkeletonDefect::ChannelRange { bone: 1, channel: 1 }));
+        let mut p = bitmapped(e);
+        p.channels[4][0] &= !CHANNEL_INDEXED_TIMES;
+        refused(e, &p, 2, sk(SkeletonDefect::ChannelInfo { bone: 1, channel: 1, info: p.channels[4][0] }));
+        // A version-6 blob may not use it; version 7 may.
+        let bytes = blob(e, &bitmapped(e));
+        assert!(Blob::parse(&with_version(bytes.clone(), 7)).is_ok());
+        let newer = SkeletonDefect::NewerEncoding { bone: 1, channel: 1, version: 6, needs: 7 };
+        assert_eq!(
+            Blob::parse(&with_version(bytes, 6)).unwrap_err(),
+            LoadError::MalformedSection { section: 2, kind: 6, defect: sk(newer) }
+        );
+    }
+}
+
+#[test]
+fn a_version_5_blob_may_not_hold_packed_rotations() {
+    for e in BOTH {
+        let bytes = blob(e, &packed_parts(e, &packed_params()));
+        assert!(Blob::parse(&with_version(bytes.clone(), 6)).is_ok());
+        let newer = SkeletonDefect::NewerEncoding { bone: 1, channel: 1, version: 5, needs: 6 };
+        assert_eq!(
+            Blob::parse(&with_version(bytes, 5)).unwrap_err(),
+            LoadError::MalformedSection { section: 2, kind: 6, defect: sk(newer) }
+        );
+        // The same clip without the packed channel is a valid version-5 blob.
+        assert!(Blob::parse(&with_version(blob(e, &parts(e)), 5)).is_ok());
+    }
+}
+
+#[test]
+fn grid_time_is_j_over_rate_rounded_once() {
+    // f32: the correctly rounded quotient (checked against f64 division rounded to f32, exact
+    // here: both operands are small integers, so the f64 quotient is within 2^-53 relative and no
+    // f32 tie is near).
+    for (j, rate) in [(0usize, 30u32), (1, 30), (7, 30), (250, 30), (65535, 7), (3, 65535)] {
+        let want = (j as f64 / f64::from(rate)) as f32;
+        assert_eq!(grid_time(F32, j, rate), Some(want.to_bits()), "{j}/{rate}");
+    }
+    // Q16.16: round(j·65536 / rate), worked out: 65536/30 = 2184.53 -> 2185; 250·65536/30 =
+    // 546133.33 -> 546133; 65536/3 = 21845.33 -> 21845; 2·65536/3 = 43690.67 -> 43691.
+    assert_eq!(grid_time(Q16, 1, 30), Some(2185));
+    assert_eq!(grid_time(Q16, 250, 30), Some(546_133));
+    assert_eq!((grid_time(Q16, 1, 3), grid_time(Q16, 2, 3)), (Some(21845), Some(43691)));
+    assert_eq!(grid_time(Q16, 65535, 2), Some(65535 * 32768)); // 32767.5 s fits
+    assert_eq!(grid_time(Q16, 65535, 1), None); // 65535 s does not
+    assert_eq!((grid_time(F32, 65536, 30), grid_time(F32, 1, 0), grid_time(F32, 1, 65536)), (None, None, None));
+}
+
+/// The indexed clip with its table as a grid: rate 2, 3 entries (0, 0.5, 1), compact when asked.
+fn gridded(e: ScalarEncoding, compact: bool) -> Parts {
+    let mut p = bitmapped(e);
+    p.times = vec![2, 3];
+    p.flags |= CLIP_FLAG_GRID_TIMES;
+    if compact {
+        p.flags |= CLIP_FLAG_COMPACT;
+        p.compact = true;
+    }
+    p
+}
+
+#[test]
+fn grid_tables_read_back() {
+    for e in BOTH {
+        for compact in [false, true] {
+            let p = gridded(e, compact);
+            let bytes = blob(e, &p);
+            let b = Blob::parse(&bytes).unwrap();
+            let c = b.skel_clips().next().unwrap();
+            let table = c.time_table();
+            assert_eq!(table, TimeTable::Grid { rate: 2, entries: 3, encoding: e });
+            assert_eq!(table.iter().collect::<Vec<_>>(), [w(e, 0.0), w(e, 0.5), w(e, 1.0)]);
+            assert_eq!((table.len(), table.get(3)), (3, None));
+            assert_eq!(c.time_bitmap(3), Some(&[0b101u8][..]));
+        }
+    }
+}
+
+#[test]
+fn grid_table_defects() {
+    for e in BOTH {
+        let grid = |rate, entries| sk(SkeletonDefect::TimeGrid { rate, entries });
+        // Rate 0 or too high, no entries, a last entry past the 1 s clip, three words.
+        for (rate, entries) in [(0, 3), (65536, 3), (2, 0), (2, 4)] {
+            let mut p = gridded(e, false);
+            p.times = vec![rate, entries];
+            refused(e, &p, 2, grid(rate, entries));
+        }
+        let mut p = gridded(e, false);
+        p.times = vec![2, 3, 0];
+        refused(e, &p, 2, grid(2, 3));
+        // An index past the grid's 3 entries.
+        let mut p = gridded(e, false);
+        p.time_index[1] = 3;
+        refused(e, &p, 2, sk(SkeletonDefect::KeyTime { bone: 0, channel: 0, key: 1 }));
+        // Version 6 does not know the flag.
+        let bytes = blob(e, &gridded(e, false));
+        let bytes = with_version(bytes, 6);
+        let flags = CLIP_FLAG_LOOP | CLIP_FLAG_GRID_TIMES;
+        // (The bitmap channel is checked after the flags.)
+        assert_eq!(
+            Blob::parse(&bytes).unwrap_err(),
+            LoadError::MalformedSection {
+                section: 2,
+                kind: 6,
+                defect: sk(SkeletonDefect::NewerFlags { found: flags, version: 6, needs: 7 })
+            }
+        );
+    }
+    // Q16.16: 65535 entries at 1/s do not fit.
+    let mut p = gridded(Q16, false);
+    p.duration = 0x7FFF_FFFF;
+    p.times = vec![1, 40000];
+    refused(Q16, &p, 2, grid(1, 40000));
+    fn grid(rate: u32, entries: u32) -> SectionDefect {
+        sk(SkeletonDefect::TimeGrid { rate, entries })
+    }
+}
+
+#[test]
+fn compact_records_round_trip_and_read_as_the_wide_ones() {
+    let r =
+        ChannelRecord { info: ChannelRecord::make_info(65535, INTERP_HERMITE, true), times: 1, values: 2, extra: 3 };
+    let x = u64::from_le_bytes(r.to_compact().unwrap());
+    // n | kind << 16 | times << 22 | values << 36 | extra << 50, written out.
+    assert_eq!(x, 65535 | ((2 | 4) << 16) | (1 << 22) | (2 << 36) | (3 << 50));
+    assert_eq!(ChannelRecord::from_compact(x), r);
+    let all = CHANNEL_QUANTIZED | CHANNEL_INDEXED_TIMES | CHANNEL_PACKED_ROTATION | CHANNEL_BITMAP_TIMES;
+    let r = ChannelRecord { info: 7 | all | (1 << CHANNEL_INTERP_SHIFT), times: 16383, values: 16383, extra: 16383 };
+    assert_eq!(ChannelRecord::from_compact(u64::from_le_bytes(r.to_compact().unwrap())), r);
+    for bad in [
+        ChannelRecord { info: 65536, ..r },
+        ChannelRecord { info: r.info | (1 << 30), ..r },
+        ChannelRecord { times: 16384, ..r },
+        ChannelRecord { values: 16384, ..r },
+        ChannelRecord { extra: 16384, ..r },
+    ] {
+        assert_eq!(bad.to_compact(), None, "{bad:?}");
+    }
+    for e in BOTH {
+        let wide = blob(e, &parts(e));
+        let mut p = parts(e);
+        p.flags |= CLIP_FLAG_COMPACT;
+        p.compact = true;
+        let compact = blob(e, &p);
+        // 2 bone entries × 2 bytes and 4 records × 8 bytes smaller.
+        assert_eq!(wide.len() - compact.len(), 2 * 2 + 4 * 8);
+        let (a, b) = (Blob::parse(&wide).unwrap(), Blob::parse(&compact).unwrap());
+        let (a, b) = (a.skel_clips().next().unwrap(), b.skel_clips().next().unwrap());
+        assert!(b.compact() && !a.compact());
+        assert_eq!((b.bone_count(), b.record_count()), (2, 4));
+        assert_eq!((b.entry(0), b.entry(1), b.entry(2)), (Some(1), Some((1 << 3) | 7), None));
+        for bone in 0..3 {
+            for c in 0..4 {
+                assert_eq!(a.channel(bone, c), b.channel(bone, c), "bone {bone} channel {c}");
+            }
+        }
+    }
+}
+
+#[test]
+fn compact_layout_defects() {
+    for e in BOTH {
+        let compact = || {
+            let mut p = parts(e);
+            p.flags |= CLIP_FLAG_COMPACT;
+            p.compact = true;
+            p
+        };
+        let mut p = compact();
+        p.extra[6] = 1;
+        refused(e, &p, 2, sk(SkeletonDefect::RecordArray { array: "bones", len: 5 }));
+        let mut p = compact();
+        p.extra[2] = 4;
+        refused(e, &p, 2, sk(SkeletonDefect::RecordArray { array: "channels", len: 36 }));
+        // Entries that do not match the records: bone 1 starting at record 2.
+        let mut p = compact();
+        p.entries = Some(vec![1 | ((2 << 3) | 7) << 16]); // two u16 entries in one word
+        refused(e, &p, 2, sk(SkeletonDefect::BoneEntry { bone: 1, entry: (2 << 3) | 7 }));
+        // Version 6 does not know the flag.
+        let bytes = with_version(blob(e, &compact()), 6);
+        let flags = CLIP_FLAG_LOOP | CLIP_FLAG_COMPACT;
+        assert_eq!(
+            Blob::parse(&bytes).unwrap_err(),
+            LoadError::MalformedSection {
+                section: 2,
+                kind: 6,
+                defect: sk(SkeletonDefect::NewerFlags { found: flags, version: 6, needs: 7 })
+            }
+        );
     }
 }

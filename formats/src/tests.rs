@@ -83,9 +83,9 @@ fn refuses_each_header_defect() {
 #[test]
 fn version_error_names_both_versions() {
     let mut b = sample(ScalarEncoding::F32);
-    b[4] = 7;
+    b[4] = 8;
     let msg = std::format!("{}", Blob::parse(&b).unwrap_err());
-    assert!(msg.contains("version 7") && msg.contains("versions 1 to 6"), "{msg}");
+    assert!(msg.contains("version 8") && msg.contains("versions 1 to 7"), "{msg}");
 }
 
 #[test]

@@ -11,7 +11,11 @@
 //! quantised f32 (key times as indices into the clip's time table); and a variant whose arm turns
 //! 0–90° only (its last three rotation keys (0, 0.1, 0.5, 0.86), (0, 0.2, 0.3, 0.93),
 //! (0.1, 0, 0.2, 0.97)), reduced and quantised f32, which stores that rotation as a packed
-//! smallest-three channel (format version 6). `get4` must return what four `get`s return.
+//! smallest-three channel (format version 6); and (format version 7, `-v7`) the two-bone EVA built
+//! lossless f32, reduced and quantised f32 and reduced and quantised Q16.16, whose key times
+//! (multiples of 0.05 s) are stored as a grid table with bitmaps (the lossless one too: an early v7
+//! writer used them there) and indices, in the compact layout.
+//! `get4` must return what four `get`s return.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

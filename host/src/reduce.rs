@@ -939,21 +939,80 @@ fn pack_rotations(
     Ok(Some(out))
 }
 
+/// How far (in grid steps) a key time may lie from a uniform grid for [`snap_to_grid`] to move it
+/// there: a thousandth of a step (33 µs at 30 Hz; times printed to 6 significant digits, as
+/// Mixamo's exports are, lie within 0.00015 steps of theirs).
+pub const GRID_SNAP_STEPS: f64 = 1e-3;
+
+/// `clip` with every key time, and its duration, moved to the uniform grid `k / rate` they all lie
+/// within [`GRID_SNAP_STEPS`] of, and that rate; `None` when they do not (or the rate would be
+/// over 65,535 per second, or a grid has over 65,536 entries). The rate is the nearest integer to
+/// the inverse of the smallest gap between distinct key times. The blob writer stores such times
+/// as a grid (format version 7) instead of a table of time words.
+pub fn snap_to_grid(clip: &SkelClipIr) -> Option<(SkelClipIr, u32)> {
+    let mut times: Vec<f64> = clip
+        .tracks
+        .iter()
+        .flat_map(|t| {
+            let tr = t.translation.iter().map(|k| k.time);
+            tr.chain(t.rotation.iter().map(|k| k.time)).chain(t.scale.iter().map(|k| k.time)).collect::<Vec<_>>()
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    let gap = times.windows(2).map(|p| p[1] - p[0]).fold(f64::INFINITY, f64::min);
+    let rate = (1.0 / gap).round();
+    if !(1.0..=65_535.0).contains(&rate) {
+        return None;
+    }
+    let snap = |t: f64| -> Option<f64> {
+        let j = (t * rate).round();
+        ((t * rate - j).abs() <= GRID_SNAP_STEPS && (0.0..65_536.0).contains(&j)).then_some(j / rate)
+    };
+    let duration = snap(clip.duration)?;
+    let mut out = clip.clone();
+    out.duration = duration;
+    for t in &mut out.tracks {
+        let keys = t.translation.iter_mut().map(|k| &mut k.time);
+        let keys =
+            keys.chain(t.rotation.iter_mut().map(|k| &mut k.time)).chain(t.scale.iter_mut().map(|k| &mut k.time));
+        for time in keys {
+            *time = snap(*time).filter(|&s| s <= duration)?;
+        }
+    }
+    Some((out, rate as u32))
+}
+
 /// An estimate of a clip's stored bytes with `--quantize` (records, times, values), to compare
 /// reductions.
 fn stored_bytes(clip: &SkelClipIr) -> usize {
-    let mut bytes = 0;
+    // Key times: one index byte per key, or a bitmap over the clip's distinct times when smaller.
+    let mut distinct: Vec<u64> = clip
+        .tracks
+        .iter()
+        .flat_map(|t| {
+            let times = t.translation.iter().map(|k| k.time).chain(t.scale.iter().map(|k| k.time));
+            times.chain(t.rotation.iter().map(|k| k.time)).map(f64::to_bits).collect::<Vec<_>>()
+        })
+        .collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let times = |n: usize| n.min(distinct.len().div_ceil(8));
+    // The time table: a grid's rate and length, or a word per distinct time.
+    let mut bytes =
+        if snap_to_grid(clip).is_some_and(|(c, _)| c.duration == clip.duration) { 8 } else { 4 * distinct.len() };
     for t in &clip.tracks {
         for n in [t.translation.len(), t.scale.len()] {
             if n > 0 {
-                bytes += 16 + n + if n >= QUANTIZE_MIN_KEYS { 6 * n + 24 } else { 12 * n };
+                bytes += 16 + times(n) + if n >= QUANTIZE_MIN_KEYS { 6 * n + 24 } else { 12 * n };
             }
         }
         let values: Vec<[f64; 4]> = t.rotation.iter().map(|k| k.value).collect();
+        let n = values.len();
         bytes += match recover_packed(&values) {
-            Some(p) => 32 + values.len() + p.params.stream_len(values.len()).unwrap_or(0),
+            Some(p) => 32 + times(n) + p.params.stream_len(n).unwrap_or(0),
             None if values.is_empty() => 0,
-            None => 16 + values.len() * 9 + 32,
+            None => 16 + times(n) + n * 8 + 32,
         };
     }
     bytes
@@ -974,6 +1033,11 @@ fn stored_bytes(clip: &SkelClipIr) -> usize {
 /// multiples of 2^-30, the dropped component ≥ 0), from which the blob writer recovers the same
 /// packed encoding ([`recover_packed`]).
 ///
+/// It does this for `clip` and, when its key times all lie within [`GRID_SNAP_STEPS`] of a
+/// uniform grid, for `clip` with its times moved there ([`snap_to_grid`]: the writer then stores
+/// the time table as a grid, 8 bytes instead of a word per time), keeping the smallest; the error
+/// is always measured against `clip` at its own times, so the move counts against the bound.
+///
 /// When no share works it falls back to 16-bit storage of every channel: reduces with
 /// `opts.max_error_cm`, tightened by 15 % while the [`quantize_clip`] model exceeds it (at most 8
 /// tries), else returns `clip` itself, unreduced, with the error of its quantised version, which
@@ -987,8 +1051,10 @@ pub fn reduce_quantized(
 ) -> Result<(SkelClipIr, ErrorStats), HostError> {
     let bound = opts.max_error_cm;
     let mut best: Option<(usize, SkelClipIr, ErrorStats)> = None;
-    for share in KEY_SHARES {
-        let (r, _) = reduce(skel, clip, &ReduceOptions { max_error_cm: bound * share, ..*opts })?;
+    let snapped = snap_to_grid(clip);
+    let bases = std::iter::once(clip).chain(snapped.as_ref().map(|(c, _)| c));
+    for (base, share) in bases.flat_map(|b| KEY_SHARES.map(|s| (b, s))) {
+        let (r, _) = reduce(skel, base, &ReduceOptions { max_error_cm: bound * share, ..*opts })?;
         let Some(packed) = pack_rotations(skel, clip, &r, share, opts)? else { continue };
         let s = measure_error(skel, clip, &storage_model(&packed), opts.vertex_distance, bound)?;
         let size = stored_bytes(&packed);

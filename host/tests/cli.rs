@@ -145,10 +145,10 @@ fn inspect_refuses_corrupt_blobs() {
     std::fs::write(&bad, &bytes).unwrap();
     let o = ossicle(&["inspect", bad.to_str().unwrap()]);
     assert_fails(&o, &["bad.osb:byte 12:", "CRC-32"]);
-    bytes[4] = 7;
+    bytes[4] = 8;
     std::fs::write(&bad, &bytes).unwrap();
     let o = ossicle(&["inspect", bad.to_str().unwrap()]);
-    assert_fails(&o, &["bad.osb:byte 4:", "version 7", "versions 1 to 6"]);
+    assert_fails(&o, &["bad.osb:byte 4:", "version 8", "versions 1 to 7"]);
     std::fs::write(&bad, b"hello").unwrap();
     let o = ossicle(&["inspect", bad.to_str().unwrap()]);
     assert_fails(&o, &["bad.osb:", "shorter than the 16-byte header"]);

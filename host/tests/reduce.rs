@@ -9,7 +9,8 @@
 use ossicle_host::ir::{BoneIr, BoneTrackIr, ChannelKey, Origin, SkelClipIr, SkeletonIr, Transform3};
 use ossicle_host::reduce::{
     compose, key_count, local_to_model, measure_error, pack_rotation, packed_dropped, quantize_channel, quantize_clip,
-    recover_packed, reduce, reduce_quantized, sample_local, sample_times, storage_model, ErrorStats, ReduceOptions,
+    recover_packed, reduce, reduce_quantized, sample_local, sample_times, snap_to_grid, storage_model, ErrorStats,
+    ReduceOptions,
 };
 use ossicle_host::sources::eva;
 use std::path::Path;
@@ -653,5 +654,33 @@ fn print_fixture_figures() {
             let secs = start.elapsed().as_secs_f64();
             row(&format!("(c) reduce_quantized ({bound})"), &r, &s, secs);
         }
+    }
+}
+
+#[test]
+fn times_printed_to_six_digits_snap_to_their_grid_and_others_do_not() {
+    // Keys at k/30 s as Mixamo prints them (%g, 6 significant digits), duration 0.1 (exact).
+    let mut t = track("a");
+    t.translation = ["0", "0.0333333", "0.0666667", "0.1"]
+        .iter()
+        .map(|s| key(s.parse::<f64>().unwrap(), [0.0, 0.0, 0.0]))
+        .collect();
+    t.rotation = vec![key(0.0333333, [0.0, 0.0, 0.0, 1.0])];
+    let mut c = clip(vec![t.clone()]);
+    c.duration = 0.1;
+    let (snapped, rate) = snap_to_grid(&c).unwrap();
+    assert_eq!(rate, 30);
+    let times: Vec<f64> = snapped.tracks[0].translation.iter().map(|k| k.time).collect();
+    assert_eq!(times, [0.0, 1.0 / 30.0, 2.0 / 30.0, 3.0 / 30.0]);
+    assert_eq!((snapped.tracks[0].rotation[0].time, snapped.duration), (1.0 / 30.0, 3.0 / 30.0));
+    // Off by 0.002 of a step (67 µs at 30/s): over the 0.001 allowed.
+    let mut off = t.clone();
+    off.translation[2].time = 2.002 / 30.0;
+    assert!(snap_to_grid(&clip(vec![off])).is_none());
+    // A duration off the grid: by 0.15 and 0.003 steps; by 0.0003 it snaps (to 0.1).
+    for (duration, snaps) in [(0.105, false), (0.1001, false), (0.10001, true)] {
+        let mut c = clip(vec![t.clone()]);
+        c.duration = duration;
+        assert_eq!(snap_to_grid(&c).map(|(s, _)| s.duration), snaps.then_some(0.1), "{duration}");
     }
 }

@@ -8,6 +8,7 @@
 //! `../shared/fixtures`); without them the fixture tests say so and pass, unless
 //! `OSSICLE_REQUIRE_FIXTURES=1`. The small hand-written `tests/data/two_bones.eva` needs nothing.
 
+use ossicle_format::skeleton::TimeTable;
 use ossicle_host::ir::{BoneTrackIr, ChannelKey, Project, SkelClipIr, SkeletonIr};
 use ossicle_host::sources::{eva, evac};
 use std::path::{Path, PathBuf};
@@ -538,25 +539,46 @@ fn the_fixtures_store_records_for_animated_channels_and_reduced_times_as_indices
             let mut distinct: Vec<f64> = channels.iter().flatten().copied().collect();
             distinct.sort_by(f64::total_cmp);
             distinct.dedup();
-            // Every decoded time is a source key time, as f32.
-            let source_times: Vec<f32> =
-                source.tracks.iter().flat_map(|t| t.rotation.iter().map(|k| k.time as f32)).collect();
-            assert!(distinct.iter().all(|&t| source_times.contains(&(t as f32))), "{name} {label}");
             let bytes = std::fs::read(&out).unwrap();
             let asset = ossicle::asset::Asset::load(&bytes).unwrap();
             let c = asset.skel_clip_named(name).unwrap();
             let sec = c.section();
             assert_eq!((sec.bone_count(), sec.record_count()), (70, channels.len()), "{name} {label}");
-            // The table (when used) is the clip's distinct key times; a reduced clip always uses it.
+            // Every decoded time is a source key time, as f32; in a grid table (format version 7,
+            // reduced only: the reducer moved the times onto 1/30 s) within a thousandth of a
+            // frame of one, and exactly j/30 in f32.
+            let grid = matches!(sec.time_table(), TimeTable::Grid { .. });
+            assert!(!grid || reduce, "{name} {label}: Mixamo's times are not exactly on a grid");
+            let source_times: Vec<f32> =
+                source.tracks.iter().flat_map(|t| t.rotation.iter().map(|k| k.time as f32)).collect();
+            for &t in &distinct {
+                if grid {
+                    let j = (t * 30.0).round();
+                    assert_eq!(t as f32, j as f32 / 30.0, "{name} {label}: {t} on the grid");
+                    let near = source_times.iter().any(|&s| (f64::from(s) - t).abs() <= 1e-3 / 30.0 + 1e-6);
+                    assert!(near, "{name} {label}: {t} near a source time");
+                } else {
+                    assert!(source_times.contains(&(t as f32)), "{name} {label}: {t}");
+                }
+            }
+            // The table (when used) is the clip's distinct key times, or a grid holding them all; a
+            // reduced clip always uses one.
             let table: Vec<f64> = sec.time_table().iter().map(|w| f64::from(f32::from_bits(w))).collect();
             if reduce || !table.is_empty() {
-                assert!(distinct.len() <= 256 && !sec.wide_index());
-                assert_eq!(table, distinct, "{name} {label}");
+                assert!(table.len() <= 256 && !sec.wide_index());
+                if grid {
+                    assert!(distinct.iter().all(|t| table.contains(t)), "{name} {label}");
+                    assert_eq!(table.len(), (distinct.last().unwrap() * 30.0).round() as usize + 1);
+                } else {
+                    assert_eq!(table, distinct, "{name} {label}");
+                }
                 assert!(sec.time_index_len() <= keys, "{name} {label}: at most one index byte per key");
             }
             if reduce {
-                // Table words plus index bytes: under half of four bytes per key.
-                assert!(2 * (4 * table.len() + sec.time_index_len()) < 4 * keys, "{name}");
+                // Table bytes plus index and bitmap bytes: under half a byte per key (format version
+                // 6 needed over one: a word per table entry and a byte per key).
+                let time_bytes = sec.body().times.len() + sec.time_index_bytes().len();
+                assert!(2 * time_bytes < keys, "{name}: {time_bytes} bytes of times for {keys} keys");
             }
         }
     }

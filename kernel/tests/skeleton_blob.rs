@@ -2,7 +2,8 @@
 //! return exactly what equal in-RAM sources ([`SliceSkeleton`], [`SliceSkelClip`]) return: every
 //! bone, every channel, every key, every tangent and every event, in f32 and Q16.16 blobs. The blob
 //! is written word by word here from the layout in `ossicle_format::skeleton` (key times raw, or
-//! as u8 or u16 indices into a time table); quantised values are
+//! as u8 or u16 indices into a time table, or as bitmaps over a table of words or over a grid
+//! table, the last in the compact layout); quantised values are
 //! expected as the layout's formula computed in this test (and within half a quantisation step,
 //! in f64, of the value that was quantised).
 
@@ -14,8 +15,9 @@ use ossicle::skeleton::{
 };
 use ossicle::{Scalar, Q16};
 use ossicle_format::skeleton::{
-    pack_channels, ChannelRecord, PackedRotation, SkelClipBody, SkeletonBody, CHANNEL_INDEXED_TIMES,
-    CHANNEL_PACKED_ROTATION, CLIP_FLAG_WIDE_INDEX, INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP,
+    pack_channels, pack_channels_compact, ChannelRecord, PackedRotation, SkelClipBody, SkeletonBody,
+    CHANNEL_BITMAP_TIMES, CHANNEL_INDEXED_TIMES, CHANNEL_PACKED_ROTATION, CLIP_FLAG_COMPACT, CLIP_FLAG_GRID_TIMES,
+    CLIP_FLAG_WIDE_INDEX, INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP,
 };
 use ossicle_format::BlobWriter;
 
@@ -120,6 +122,12 @@ enum Times {
     /// u16 indices into a table that also holds 300 unused times before the first used non-zero
     /// one (so indices above 255 are read).
     Index16,
+    /// Bitmaps (format version 7) over a table of the clip's distinct key times, every channel.
+    Bitmap,
+    /// A grid table (format version 7: rate 4/s, 9 entries, 0 to 2 s), bitmaps for channels of
+    /// three keys or more and u8 indices for the others, in the compact layout (u16 bone entries,
+    /// 8-byte records).
+    Grid,
 }
 
 /// Writes a skeleton `rig` (bones with parents, lods, rest words) and a clip `walk` of `dim`.
@@ -239,10 +247,15 @@ fn build<S: Scalar>(
         event_words.extend([word(t), id]);
         evs.push(ClipEvent { time: S::from_f64(t), name: id as u16 });
     }
-    // The time table: every distinct key time (plus, for u16 indices, 300 unused ones), sorted.
+    // The time table: every distinct key time (plus, for u16 indices, 300 unused ones), sorted;
+    // for the grid, every quarter second from 0 to 2.
+    let grid = mode == Times::Grid;
     let mut table: Vec<f64> = pending.iter().flat_map(|(_, t)| t.iter().copied()).collect();
     if mode == Times::Index16 {
         table.extend((1..=300).map(|i| f64::from(i) * 0.0005));
+    }
+    if grid {
+        table = (0..=8).map(|j| f64::from(j) * 0.25).collect();
     }
     table.sort_by(f64::total_cmp);
     table.dedup();
@@ -251,6 +264,17 @@ fn build<S: Scalar>(
         let wide = mode == Times::Index16;
         records[*r][0] |= CHANNEL_INDEXED_TIMES;
         records[*r][1] = (if wide { index.len() / 2 } else { index.len() }) as u32;
+        if mode == Times::Bitmap || (grid && times.len() >= 3) {
+            // Bit j of byte j / 8 for table entry j.
+            records[*r][0] |= CHANNEL_BITMAP_TIMES;
+            let mut bits = vec![0u8; table.len().div_ceil(8)];
+            for t in times {
+                let j = table.iter().position(|x| x == t).unwrap();
+                bits[j / 8] |= 1 << (j % 8);
+            }
+            index.extend(bits);
+            continue;
+        }
         for t in times {
             let i = table.iter().position(|x| x == t).unwrap() as u16;
             if wide {
@@ -260,14 +284,16 @@ fn build<S: Scalar>(
             }
         }
     }
-    let table_words: Vec<u32> = table.iter().map(|&t| word(t)).collect();
-    let (entries, rec_bytes) = pack_channels(&records);
+    let table_words: Vec<u32> = if grid { vec![4, 9] } else { table.iter().map(|&t| word(t)).collect() };
+    let (entries, rec_bytes) = if grid { pack_channels_compact(&records).unwrap() } else { pack_channels(&records) };
     let (data_bytes, ev_bytes, table_bytes) = (le(&data), le(&event_words), le(&table_words));
     w.add_skel_clip(&SkelClipBody {
         name: walk,
         skeleton: rig,
         dimension: dim as u8,
-        flags: 1 | if mode == Times::Index16 { CLIP_FLAG_WIDE_INDEX } else { 0 },
+        flags: 1
+            | if mode == Times::Index16 { CLIP_FLAG_WIDE_INDEX } else { 0 }
+            | if grid { CLIP_FLAG_GRID_TIMES | CLIP_FLAG_COMPACT } else { 0 },
         duration: word(2.0),
         sample_rate: word(30.0),
         bones: &entries,
@@ -403,12 +429,26 @@ fn clip_3d<S: Scalar>(mode: Times) -> Built<S> {
 }
 
 fn blob_3d_equals_slice<S: Scalar>() {
-    for mode in [Times::Index8, Times::Index16] {
+    for mode in [Times::Index8, Times::Index16, Times::Bitmap, Times::Grid] {
         let b = clip_3d::<S>(mode);
         let asset = Asset::load(&b.bytes).unwrap();
         let clip = asset.skel_clip_named("walk").unwrap();
         let table = clip.section().time_table().len();
-        assert_eq!(table, if mode == Times::Index8 { 7 } else { 307 }, "{mode:?}");
+        let want = match mode {
+            Times::Index16 => 307,
+            Times::Grid => 9,
+            _ => 7,
+        };
+        assert_eq!(table, want, "{mode:?}");
+        assert_eq!(clip.section().compact(), mode == Times::Grid);
+        let bitmaps = (0..3).filter(|&b| clip.section().channel(b, 1).is_some_and(|r| r.bitmap_times())).count();
+        // Rotations of 3, 2 and 4 keys: the grid keeps u8 indices for the 2-key one.
+        let want = match mode {
+            Times::Bitmap => 3,
+            Times::Grid => 2,
+            _ => 0,
+        };
+        assert_eq!(bitmaps, want, "{mode:?}");
         assert_eq!(clip.section().wide_index(), mode == Times::Index16);
         let parts = slice_parts(&b);
         let tracks: Vec<SliceTrack<'_, S>> = parts.iter().map(|c| SliceTrack { channels: *c }).collect();
@@ -496,7 +536,7 @@ fn clip_2d<S: Scalar>(mode: Times) -> Built<S> {
 }
 
 fn blob_2d_equals_slice<S: Scalar>() {
-    for mode in [Times::Index8, Times::Index16] {
+    for mode in [Times::Index8, Times::Index16, Times::Bitmap, Times::Grid] {
         let b = clip_2d::<S>(mode);
         let asset = Asset::load(&b.bytes).unwrap();
         let clip = asset.skel_clips().next().unwrap();

@@ -30,6 +30,15 @@
 //! bits per key that give back exactly these values), unless it is not smaller than raw words
 //! (one key, 0 bits: 16 bytes either way). Other rotation channels are stored as above.
 //!
+//! Format version 7 encodings, each only where it is smaller: a time table that is exactly a
+//! uniform grid is stored as its rate and length ([`CLIP_FLAG_GRID_TIMES`]; with `--reduce
+//! --quantize` the reducer may move the times onto the grid first, see
+//! [`reduce_quantized`](crate::reduce::reduce_quantized)); with [`SkelOptions::quantize`], a run of
+//! key times is stored as a bitmap over the table ([`CHANNEL_BITMAP_TIMES`]) when that is smaller
+//! than its indices (lossless builds keep indices: a bitmap read costs more); and the clip uses the
+//! compact layout ([`CLIP_FLAG_COMPACT`]: 2-byte bone entries, 8-byte records) when every record
+//! fits it. [`clip_bytes`] says where a clip section's bytes go.
+//!
 //! A value that the encoding cannot hold (non-finite, or outside Q16.16's `[-32768, 32767.99998]`)
 //! fails the build naming the file, the clip or skeleton, the bone, the channel and the key.
 
@@ -38,9 +47,11 @@ use crate::ir::{ChannelInterp, KeyTangents, SkelClipIr, SkeletonIr};
 use crate::reduce::recover_packed;
 use crate::sources::evac;
 use ossicle_format::skeleton::{
-    dequantize, pack_channels, packed_word, ChannelRecord, Dimension, SkelClipBody, SkeletonBody,
-    CHANNEL_INDEXED_TIMES, CHANNEL_PACKED_ROTATION, CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN,
-    INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP, MAX_BONES, MAX_CHANNEL_KEYS, NO_PARENT, PACKED_ROTATION_PARAMS_LEN,
+    bitmap_len, dequantize, grid_time, pack_channels, pack_channels_compact, packed_word, ChannelRecord, Dimension,
+    SkelClipBody, SkelClipSection, SkeletonBody, CHANNEL_BITMAP_TIMES, CHANNEL_INDEXED_TIMES, CHANNEL_PACKED_ROTATION,
+    CLIP_FLAG_COMPACT, CLIP_FLAG_GRID_TIMES, CLIP_FLAG_LOOP, CLIP_FLAG_WIDE_INDEX, EVENT_RECORD_LEN, GRID_MAX_ENTRIES,
+    GRID_MAX_RATE, INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP, MAX_BONES, MAX_CHANNEL_KEYS, NO_PARENT,
+    PACKED_ROTATION_PARAMS_LEN,
 };
 use ossicle_format::{BlobWriter, ScalarEncoding};
 use std::collections::HashMap;
@@ -88,6 +99,87 @@ pub struct SkelClipReport {
     pub max_error: [f64; 3],
     /// Bytes of its section body.
     pub section_bytes: usize,
+}
+
+/// Where a clip section's bytes go (for size reports; [`clip_bytes`]). The fields add up to the
+/// section's length.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClipBytes {
+    /// The postcard fields and array lengths (names, flags, duration, rate, varint lengths).
+    pub header: usize,
+    /// Bone entries (4 or, compact, 2 bytes per bone).
+    pub bone_entries: usize,
+    /// Channel records (16 or, compact, 8 bytes per animated channel).
+    pub records: usize,
+    /// Raw key values and Hermite tangents (`data` words), raw times included.
+    pub raw: usize,
+    /// 16-bit quantised values and their ranges.
+    pub quantized: usize,
+    /// Packed rotation parameters (16 bytes per channel).
+    pub packed_params: usize,
+    /// Packed rotation bit streams, and the padding of `quant` to whole u16s.
+    pub packed_streams: usize,
+    /// The time table (words, or a grid's 8 bytes).
+    pub time_table: usize,
+    /// 8- or 16-bit time indices.
+    pub time_indices: usize,
+    /// Time bitmaps.
+    pub time_bitmaps: usize,
+    /// Event records.
+    pub events: usize,
+}
+
+impl ClipBytes {
+    /// The sum of the fields (the section's length).
+    pub fn total(&self) -> usize {
+        self.header
+            + self.bone_entries
+            + self.records
+            + self.raw
+            + self.quantized
+            + self.packed_params
+            + self.packed_streams
+            + self.time_table
+            + self.time_indices
+            + self.time_bitmaps
+            + self.events
+    }
+}
+
+/// Where the bytes of clip section `c` (of `body_len` bytes) go.
+pub fn clip_bytes(c: &SkelClipSection<'_>, body_len: usize) -> ClipBytes {
+    let body = c.body();
+    let mut out = ClipBytes {
+        bone_entries: body.bones.len(),
+        records: body.channels.len(),
+        time_table: body.times.len(),
+        events: body.events.len(),
+        ..ClipBytes::default()
+    };
+    let mut bitmaps: HashMap<u32, usize> = HashMap::new();
+    let mut ranges = 0;
+    for b in 0..c.bone_count() {
+        for ch in 0..3 {
+            let Some(r) = c.channel(b, ch) else { continue };
+            let (n, w) = (r.key_count() as usize, c.dimension().width(ch));
+            if r.packed_rotation() {
+                out.packed_params += PACKED_ROTATION_PARAMS_LEN;
+            } else if r.quantized() {
+                out.quantized += 2 * n * w;
+                ranges += 8 * w;
+            }
+            if r.bitmap_times() {
+                bitmaps.insert(r.times, bitmap_len(c.time_table().len()));
+            }
+        }
+    }
+    out.time_bitmaps = bitmaps.values().sum();
+    out.time_indices = body.time_index.len() - out.time_bitmaps;
+    out.quantized += ranges;
+    out.raw = body.data.len() - ranges;
+    out.packed_streams = body.quant.len() - (out.quantized - ranges) - out.packed_params;
+    out.header = body_len - (out.total() - out.header);
+    out
 }
 
 fn range_note(encoding: ScalarEncoding) -> &'static str {
@@ -346,10 +438,20 @@ pub fn encode_skel_clip(
         }
     }
     let events = encode_events(clip, w, encoding, &err)?;
-    let times = place_times(encoding, &channel_times, &mut records, &mut data);
-    let (bones, channels) = pack_channels(&records);
+    let times = place_times(encoding, &channel_times, &mut records, &mut data, quantize);
+    // The compact layout (format version 7) when every record fits it.
+    let (bones, channels, compact) = match pack_channels_compact(&records) {
+        Some((bones, channels)) => (bones, channels, true),
+        None => {
+            let (bones, channels) = pack_channels(&records);
+            (bones, channels, false)
+        }
+    };
     let data = le(&data);
-    let flags = if clip.looping { CLIP_FLAG_LOOP } else { 0 } | if times.wide { CLIP_FLAG_WIDE_INDEX } else { 0 };
+    let flags = if clip.looping { CLIP_FLAG_LOOP } else { 0 }
+        | if times.wide { CLIP_FLAG_WIDE_INDEX } else { 0 }
+        | if times.grid { CLIP_FLAG_GRID_TIMES } else { 0 }
+        | if compact { CLIP_FLAG_COMPACT } else { 0 };
     let body = SkelClipBody {
         name,
         skeleton,
@@ -414,27 +516,77 @@ struct PlacedTimes {
     table: Vec<u8>,
     index: Vec<u8>,
     wide: bool,
+    grid: bool,
+}
+
+/// The uniform grid `distinct` (sorted time words) lies on, if any: the rate (entries per second)
+/// and each time's entry, when every word is exactly the format's [`grid_time`] of its entry.
+fn grid_of(encoding: ScalarEncoding, distinct: &[u32]) -> Option<(u32, Vec<usize>)> {
+    let ts: Vec<f64> = distinct.iter().map(|&w| encoding.decode_f64(w)).collect();
+    let gap = ts.windows(2).map(|p| p[1] - p[0]).fold(f64::INFINITY, f64::min);
+    let rate = (1.0 / gap).round();
+    if !(1.0..=f64::from(GRID_MAX_RATE)).contains(&rate) {
+        return None;
+    }
+    let rate = rate as u32;
+    let mut entries = Vec::with_capacity(ts.len());
+    for (&t, &w) in ts.iter().zip(distinct) {
+        let j = (t * f64::from(rate)).round();
+        if !(0.0..f64::from(GRID_MAX_ENTRIES)).contains(&j) || grid_time(encoding, j as usize, rate) != Some(w) {
+            return None;
+        }
+        entries.push(j as usize);
+    }
+    Some((rate, entries))
 }
 
 /// Places every channel's time words (`channel_times`: record index, words): indexed into a table
 /// of the clip's distinct time words, or raw in `data`, whichever is smaller (identical runs
-/// shared); sets the records' times field and indexed bit.
+/// shared); sets the records' times field and indexed bit. The table is stored as words, or, when
+/// every time lies exactly on a uniform grid ([`grid_of`]) and that is smaller, as the grid's rate
+/// and length ([`CLIP_FLAG_GRID_TIMES`], format version 7). An indexed run is stored as 8- or
+/// 16-bit indices (16 when the table has over 256 entries), or, when `bitmaps` (the size-optimised
+/// `--quantize` builds: reading a key time from a bitmap costs a count of set bits, several times
+/// an index read), as a bitmap over the table ([`CHANNEL_BITMAP_TIMES`], format version 7) when
+/// that is smaller (`⌈entries / 8⌉` bytes against one or two per key).
 fn place_times(
     encoding: ScalarEncoding,
     channel_times: &[(usize, Vec<u32>)],
     records: &mut [[u32; 4]],
     data: &mut Vec<u32>,
+    bitmaps: bool,
 ) -> PlacedTimes {
     let mut distinct: Vec<u32> = channel_times.iter().flat_map(|(_, t)| t.iter().copied()).collect();
     distinct.sort_by(|&a, &b| encoding.decode_f64(a).total_cmp(&encoding.decode_f64(b)));
     distinct.dedup();
     let mut raw_runs: HashMap<&[u32], ()> = HashMap::new();
-    let raw_bytes: usize =
-        channel_times.iter().filter(|(_, t)| raw_runs.insert(t, ()).is_none()).map(|(_, t)| 4 * t.len()).sum();
-    let wide = distinct.len() > 256;
-    let position: HashMap<u32, u16> = distinct.iter().enumerate().map(|(i, &w)| (w, i as u16)).collect();
-    let indexed_bytes = 4 * distinct.len() + raw_bytes / 4 * if wide { 2 } else { 1 };
-    if distinct.len() > usize::from(u16::MAX) + 1 || indexed_bytes >= raw_bytes {
+    let unique: Vec<&[u32]> =
+        channel_times.iter().filter(|(_, t)| raw_runs.insert(t, ()).is_none()).map(|(_, t)| &t[..]).collect();
+    let raw_bytes: usize = unique.iter().map(|t| 4 * t.len()).sum();
+    // Bytes of the indices into a table of `entries` entries (runs as indices or bitmaps).
+    let index_bytes = |entries: usize| -> usize {
+        let per_key = if entries > 256 { 2 } else { 1 };
+        let bitmap = if bitmaps { bitmap_len(entries) } else { usize::MAX };
+        unique.iter().map(|t| (per_key * t.len()).min(bitmap)).sum()
+    };
+    let words_bytes = 4 * distinct.len() + index_bytes(distinct.len());
+    let grid = grid_of(encoding, &distinct).filter(|(_, e)| {
+        let entries = e.last().map_or(0, |&j| j + 1);
+        8 + index_bytes(entries) < words_bytes
+    });
+    let (table, position, entries): (Vec<u8>, HashMap<u32, u16>, usize) = match &grid {
+        Some((rate, at)) => {
+            let entries = at.last().map_or(0, |&j| j + 1);
+            let position = distinct.iter().zip(at).map(|(&w, &j)| (w, j as u16)).collect();
+            (le(&[*rate, entries as u32]), position, entries)
+        }
+        None => {
+            let position = distinct.iter().enumerate().map(|(i, &w)| (w, i as u16)).collect();
+            (le(&distinct), position, distinct.len())
+        }
+    };
+    let indexed_bytes = table.len() + index_bytes(entries);
+    if entries > usize::from(u16::MAX) + 1 || indexed_bytes >= raw_bytes {
         let mut runs: HashMap<&[u32], u32> = HashMap::new();
         for (r, t) in channel_times {
             let at = *runs.entry(t).or_insert_with(|| {
@@ -444,27 +596,50 @@ fn place_times(
             });
             records[*r][1] = at;
         }
-        return PlacedTimes { table: Vec::new(), index: Vec::new(), wide: false };
+        return PlacedTimes { table: Vec::new(), index: Vec::new(), wide: false, grid: false };
     }
+    let wide = entries > 256;
+    let per_key = if wide { 2 } else { 1 };
+    let bitmap_bytes = bitmap_len(entries);
+    let bitmap = |t: &[u32]| bitmaps && bitmap_bytes < per_key * t.len();
     let mut index: Vec<u8> = Vec::new();
     let mut runs: HashMap<&[u32], u32> = HashMap::new();
-    for (r, t) in channel_times {
-        let at = *runs.entry(t).or_insert_with(|| {
-            let at = (index.len() / if wide { 2 } else { 1 }) as u32;
-            for w in t {
-                let i = position.get(w).copied().unwrap_or(0);
-                if wide {
-                    index.extend(i.to_le_bytes());
-                } else {
-                    index.push(i as u8);
-                }
+    // Index runs first (u16 runs at even offsets), then the bitmaps (byte offsets).
+    for pass_bitmaps in [false, true] {
+        for (r, t) in channel_times {
+            if bitmap(t) != pass_bitmaps {
+                continue;
             }
-            at
-        });
-        records[*r][0] |= CHANNEL_INDEXED_TIMES;
-        records[*r][1] = at;
+            let at = *runs.entry(t).or_insert_with(|| {
+                if pass_bitmaps {
+                    let at = index.len() as u32;
+                    let mut bits = vec![0u8; bitmap_bytes];
+                    for w in t {
+                        let i = usize::from(position.get(w).copied().unwrap_or(0));
+                        bits[i / 8] |= 1 << (i % 8);
+                    }
+                    index.extend(bits);
+                    return at;
+                }
+                let at = (index.len() / per_key) as u32;
+                for w in t {
+                    let i = position.get(w).copied().unwrap_or(0);
+                    if wide {
+                        index.extend(i.to_le_bytes());
+                    } else {
+                        index.push(i as u8);
+                    }
+                }
+                at
+            });
+            records[*r][0] |= CHANNEL_INDEXED_TIMES | if pass_bitmaps { CHANNEL_BITMAP_TIMES } else { 0 };
+            records[*r][1] = at;
+        }
     }
-    PlacedTimes { table: le(&distinct), index, wide }
+    if wide && index.len() % 2 == 1 {
+        index.push(0);
+    }
+    PlacedTimes { table, index, wide, grid: grid.is_some() }
 }
 
 /// A quantised channel: per-component (min word, extent word) ranges, and the u16 values.

@@ -1,7 +1,8 @@
 //! Skeletons and skeletal clips read in place from a blob: [`BlobSkeleton`] (a
 //! [`SkeletonSource`]) and [`BlobSkelClip`] (a [`SkelClipSource`] whose values are read through
 //! [`BlobScalars`]). Nothing is copied: every read decodes little-endian words (or 16-bit
-//! quantised values, or 8/16-bit indices into a clip's time table) where the blob lies, in RAM, flash or XIP memory. The layout is
+//! quantised values, or 8/16-bit indices into a clip's time table or a bitmap over it) where the
+//! blob lies, in RAM, flash or XIP memory. The layout is
 //! `ossicle_format::skeleton`'s; [`Asset::load`](crate::asset::Asset::load) has validated every
 //! word these readers use.
 //!
@@ -46,7 +47,8 @@ use core::marker::PhantomData;
 
 pub use ossicle_format::skeleton::Dimension;
 use ossicle_format::skeleton::{
-    dequantize, packed_word, PackedRotation, SkelClipSection, SkeletonSection, INTERP_HERMITE, INTERP_STEP,
+    bitmap_next, bitmap_select, dequantize, packed_word, PackedRotation, SkelClipSection, SkeletonSection, TimeTable,
+    INTERP_HERMITE, INTERP_STEP,
 };
 use ossicle_format::{ScalarEncoding, WordView};
 
@@ -211,10 +213,14 @@ enum Repr<'a> {
     Quant { bytes: &'a [u8], width: usize, ranges: WordView<'a> },
     /// Packed smallest-three rotation keys (four scalars per key).
     Packed { stream: &'a [u8], keys: usize, params: PackedRotation },
-    /// u8 indices into a table of scalar words.
+    /// u8 indices into a table of time words (read inline: lossless blobs).
     Index8 { index: &'a [u8], table: WordView<'a> },
-    /// u16 LE indices into a table of scalar words.
-    Index16 { index: &'a [u8], table: WordView<'a> },
+    /// u8 indices into a grid time table (computed entries).
+    Grid8 { index: &'a [u8], table: TimeTable<'a> },
+    /// u16 LE indices into a time table.
+    Index16 { index: &'a [u8], table: TimeTable<'a> },
+    /// A bitmap over a time table: scalar `i` is the entry of the `i`-th set bit.
+    Bitmap { bits: &'a [u8], keys: usize, table: TimeTable<'a> },
 }
 
 /// The scalars of one channel's times, values or tangents in a blob: raw words decoded with
@@ -222,7 +228,10 @@ enum Repr<'a> {
 /// with their component's range (`ossicle_format::skeleton::dequantize`), or packed
 /// smallest-three rotation keys (`ossicle_format::skeleton::PackedRotation`, decoded with integer
 /// arithmetic into the words `packed_word` gives), or (times) 8- or 16-bit indices into the clip's
-/// table of time words. A `Copy` view; `get` past the end returns zero.
+/// table of times, or a bitmap over that table (`ossicle_format::skeleton::bitmap_select`:
+/// the `i`-th time is the entry of the `i`-th set bit); the table is stored words, or a uniform
+/// grid whose entries `ossicle_format::skeleton::grid_time` computes (`j / rate`, one f32
+/// division or one integer division). A `Copy` view; `get` past the end returns zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BlobScalars<'a, S> {
     repr: Repr<'a>,
@@ -275,8 +284,9 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
             Repr::Raw(w) => w.len(),
             Repr::Quant { bytes, .. } => bytes.len() / 2,
             Repr::Packed { keys, .. } => keys.saturating_mul(4),
-            Repr::Index8 { index, .. } => index.len(),
+            Repr::Index8 { index, .. } | Repr::Grid8 { index, .. } => index.len(),
             Repr::Index16 { index, .. } => index.len() / 2,
+            Repr::Bitmap { keys, .. } => keys,
         }
     }
     /// Raw words: one range check for a whole 16-byte run when the run lies inside the scalars;
@@ -284,7 +294,12 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
     /// u8 indices and runs at the end: `count` calls of `get`.
     #[inline(always)]
     fn get4(&self, first: usize, count: usize) -> [S; 4] {
-        if let Repr::Quant { .. } | Repr::Packed { .. } | Repr::Index16 { .. } = self.repr {
+        if let Repr::Quant { .. }
+        | Repr::Packed { .. }
+        | Repr::Index16 { .. }
+        | Repr::Bitmap { .. }
+        | Repr::Grid8 { .. } = self.repr
+        {
             return self.get4_other(first, count);
         }
         if let Repr::Raw(w) = self.repr {
@@ -314,10 +329,16 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
 }
 
 impl<S: Scalar> BlobScalars<'_, S> {
-    /// [`Scalars::get`] of quantised and packed values and u16 indices.
+    /// [`Scalars::get`] of quantised and packed values, u16 indices and bitmaps.
     #[inline(never)]
     fn get_other(&self, i: usize) -> S {
         match self.repr {
+            Repr::Bitmap { bits, keys, table } => {
+                if i >= keys {
+                    return S::ZERO;
+                }
+                Self::word(bitmap_select(bits, i).and_then(|j| table.get(j)))
+            }
             Repr::Quant { bytes, width, ranges } => {
                 let q = match i.checked_mul(2).and_then(|a| bytes.get(a..a.checked_add(2)?)) {
                     Some(&[a, b]) => u16::from_le_bytes([a, b]),
@@ -342,10 +363,12 @@ impl<S: Scalar> BlobScalars<'_, S> {
             }
             Repr::Raw(w) => Self::word(w.get(i)),
             Repr::Index8 { index, table } => Self::word(index.get(i).and_then(|&j| table.get(usize::from(j)))),
+            Repr::Grid8 { index, table } => Self::word(index.get(i).and_then(|&j| table.get(usize::from(j)))),
         }
     }
 
-    /// [`Scalars::get4`] of quantised and packed values and u16 indices (`count ≤ 4`).
+    /// [`Scalars::get4`] of quantised and packed values, u16 indices and bitmaps (`count ≤ 4`;
+    /// a bitmap's run: one select, then the next set bits).
     #[inline(never)]
     fn get4_other(&self, first: usize, count: usize) -> [S; 4] {
         let mut out = [S::ZERO; 4];
@@ -372,6 +395,15 @@ impl<S: Scalar> BlobScalars<'_, S> {
             }
             Repr::Packed { stream, keys, params } if first % 4 == 0 && count == 4 && first / 4 < keys => {
                 out = Self::packed_key(stream, &params, first / 4);
+                true
+            }
+            Repr::Bitmap { bits, keys, table } => {
+                let mut at = if first < keys { bitmap_select(bits, first) } else { None };
+                for (c, o) in out.iter_mut().enumerate().take(count) {
+                    let Some(j) = at.filter(|_| first.wrapping_add(c) < keys) else { break };
+                    *o = Self::word(table.get(j));
+                    at = j.checked_add(1).and_then(|next| bitmap_next(bits, next));
+                }
                 true
             }
             _ => false,
@@ -503,12 +535,18 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
         let times = if r.indexed_times() {
             let index = self.section.time_index_bytes();
             let table = self.section.time_table();
-            let repr = if self.section.wide_index() {
+            let repr = if r.bitmap_times() {
+                Repr::Bitmap { bits: self.section.time_bitmap(r.times as usize)?, keys: n, table }
+            } else if self.section.wide_index() {
                 let start = (r.times as usize).checked_mul(2)?;
                 Repr::Index16 { index: index.get(start..start.checked_add(n.checked_mul(2)?)?)?, table }
             } else {
                 let start = r.times as usize;
-                Repr::Index8 { index: index.get(start..start.checked_add(n)?)?, table }
+                let index = index.get(start..start.checked_add(n)?)?;
+                match table {
+                    TimeTable::Words(table) => Repr::Index8 { index, table },
+                    TimeTable::Grid { .. } => Repr::Grid8 { index, table },
+                }
             };
             BlobScalars { repr, _scalar: PhantomData }
         } else {
