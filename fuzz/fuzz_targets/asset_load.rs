@@ -4,9 +4,11 @@
 //! fuzzer also reaches the index and section parsers behind the checksum.
 #![no_main]
 
+#[path = "repair.rs"]
+mod repair;
+
 use libfuzzer_sys::fuzz_target;
 use ossicle::{asset::Asset, Q16};
-use ossicle_format::{checksum, HEADER_LEN};
 
 fn exercise(data: &[u8]) {
     if let Ok(asset) = Asset::load(data) {
@@ -27,12 +29,7 @@ fn exercise(data: &[u8]) {
 
 fuzz_target!(|data: &[u8]| {
     exercise(data);
-    if data.len() >= HEADER_LEN {
-        let mut fixed = data.to_vec();
-        let len = (data.len() - HEADER_LEN) as u32;
-        fixed[8..12].copy_from_slice(&len.to_le_bytes());
-        let crc = checksum(&fixed[..12], &fixed[HEADER_LEN..]);
-        fixed[12..16].copy_from_slice(&crc.to_le_bytes());
+    if let Some(fixed) = repair::repaired(data) {
         exercise(&fixed);
     }
 });

@@ -7,11 +7,13 @@
 //! XML examples (fuzz/seeds/scene_blob).
 #![no_main]
 
+#[path = "repair.rs"]
+mod repair;
+
 use libfuzzer_sys::fuzz_target;
 use ossicle::event::EventQueue;
 use ossicle::scene::{trace, Scene};
 use ossicle::{asset::Asset, Scalar, Q16};
-use ossicle_format::{checksum, HEADER_LEN};
 
 const SCRIPT: &str = "update 0.1\nupdate 0.5 3\nupdate 100\nupdate 0\n";
 
@@ -41,12 +43,7 @@ fn exercise(data: &[u8]) {
 
 fuzz_target!(|data: &[u8]| {
     exercise(data);
-    if data.len() >= HEADER_LEN {
-        let mut fixed = data.to_vec();
-        let len = (data.len() - HEADER_LEN) as u32;
-        fixed[8..12].copy_from_slice(&len.to_le_bytes());
-        let crc = checksum(&fixed[..12], &fixed[HEADER_LEN..]);
-        fixed[12..16].copy_from_slice(&crc.to_le_bytes());
+    if let Some(fixed) = repair::repaired(data) {
         exercise(&fixed);
     }
 });

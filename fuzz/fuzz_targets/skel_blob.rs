@@ -18,12 +18,14 @@
 //! `get4` must return what four `get`s return.
 #![no_main]
 
+#[path = "repair.rs"]
+mod repair;
+
 use libfuzzer_sys::fuzz_target;
 use ossicle::asset::Asset;
 use ossicle::math::{Transform2, Transform3};
 use ossicle::skeleton::{ChannelKind, Interpolation, Joint, Scalars, SkelClipSource, SkeletonSource};
 use ossicle::{Scalar, Q16};
-use ossicle_format::{checksum, HEADER_LEN};
 
 fn skeleton<S: Scalar, J: Joint<S>>(sk: &impl SkeletonSource<S, J>) {
     let n = sk.bone_count();
@@ -123,12 +125,7 @@ fn exercise(data: &[u8]) {
 
 fuzz_target!(|data: &[u8]| {
     exercise(data);
-    if data.len() >= HEADER_LEN {
-        let mut fixed = data.to_vec();
-        let len = (data.len() - HEADER_LEN) as u32;
-        fixed[8..12].copy_from_slice(&len.to_le_bytes());
-        let crc = checksum(&fixed[..12], &fixed[HEADER_LEN..]);
-        fixed[12..16].copy_from_slice(&crc.to_le_bytes());
+    if let Some(fixed) = repair::repaired(data) {
         exercise(&fixed);
     }
 });

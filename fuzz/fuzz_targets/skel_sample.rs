@@ -9,6 +9,9 @@
 //! does). Seeds: fuzz/seeds/skel_blob (`cargo fuzz run skel_sample fuzz/seeds/skel_blob`).
 #![no_main]
 
+#[path = "repair.rs"]
+mod repair;
+
 use libfuzzer_sys::fuzz_target;
 use ossicle::asset::Asset;
 use ossicle::math::{Transform2, Transform3};
@@ -17,7 +20,6 @@ use ossicle::skeleton::{
     SkelClipSource, SkeletonSource,
 };
 use ossicle::{Scalar, Q16};
-use ossicle_format::{checksum, HEADER_LEN};
 
 const BONES: usize = 64;
 
@@ -88,12 +90,7 @@ fn exercise(data: &[u8]) {
 
 fuzz_target!(|data: &[u8]| {
     exercise(data);
-    if data.len() >= HEADER_LEN {
-        let mut fixed = data.to_vec();
-        let len = (data.len() - HEADER_LEN) as u32;
-        fixed[8..12].copy_from_slice(&len.to_le_bytes());
-        let crc = checksum(&fixed[..12], &fixed[HEADER_LEN..]);
-        fixed[12..16].copy_from_slice(&crc.to_le_bytes());
+    if let Some(fixed) = repair::repaired(data) {
         exercise(&fixed);
     }
 });
