@@ -304,3 +304,117 @@ fn memory_per_bone() {
     assert_eq!(core::mem::size_of::<CachedSamplingContext<Q16, Transform3<Q16>, 70>>(), 70 * 120 + key);
     assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform2<f32>, 70>>(), 70 * 80 + key);
 }
+
+/// The players with cached contexts (`AnimPlayer<S, J, N, X>` and the like) give the same poses,
+/// root motion and events as with plain ones, through play, updates, a crossfade, a seek, reverse
+/// playback and a restart; a blend space and a one-shot likewise.
+fn players_with_cached_contexts<S: Scalar>() {
+    use ossicle::event::EventQueue;
+    use ossicle::skeleton::{AnimPlayer, BlendSpace1D, BlendSpacePlayer, OneShot, Rig, RootMotionSettings, SkelEvent};
+    type T3<S> = Transform3<S>;
+    type Cached<S> = CachedSamplingContext<S, T3<S>, 5>;
+    let a = channels_3d::<S>();
+    let tracks_a: Vec<SliceTrack<'_, S>> =
+        a.iter().map(|c| SliceTrack { channels: [view(&c[0]), view(&c[1]), view(&c[2])] }).collect();
+    // A second clip: the same channels on other bones.
+    let tracks_b: Vec<SliceTrack<'_, S>> = tracks_a.iter().rev().copied().collect();
+    let events = [ossicle::skeleton::ClipEvent { time: S::HALF, name: 1 }];
+    let clips = [
+        SliceSkelClip { duration: S::TWO, looping: true, tracks: &tracks_a, events: &events },
+        SliceSkelClip { duration: S::from_f64(1.5), looping: true, tracks: &tracks_b, events: &[] },
+    ];
+    let parents = [u16::MAX, 0, 1, 0, 3];
+    let rest = rest_3d::<S>();
+    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+    let rig = Rig::new(&skeleton, &clips);
+    let root = Some(RootMotionSettings { bone: 0, remove: true });
+
+    let mut plain: AnimPlayer<S, T3<S>, 5> = AnimPlayer::new(1);
+    let mut cached: AnimPlayer<S, T3<S>, 5, Cached<S>> = AnimPlayer::new(1);
+    let (mut qa, mut qb): (EventQueue<64, SkelEvent<S>>, EventQueue<64, SkelEvent<S>>) =
+        (EventQueue::new(), EventQueue::new());
+    let (mut pa, mut pb) = ([T3::<S>::IDENTITY; 5], [T3::<S>::IDENTITY; 5]);
+    plain.set_root_motion(root);
+    cached.set_root_motion(root);
+    plain.play(&clips, 0).unwrap();
+    cached.play(&clips, 0).unwrap();
+    let dt = S::from_ratio(1, 60);
+    for frame in 0..400 {
+        match frame {
+            90 => {
+                plain.crossfade(&clips, 1, S::HALF).unwrap();
+                cached.crossfade(&clips, 1, S::HALF).unwrap();
+            }
+            200 => {
+                plain.seek(&clips, S::from_f64(0.7)).unwrap();
+                cached.seek(&clips, S::from_f64(0.7)).unwrap();
+            }
+            250 => {
+                plain.set_speed(S::from_f64(-1.5));
+                cached.set_speed(S::from_f64(-1.5));
+            }
+            320 => {
+                plain.play(&clips, 0).unwrap();
+                cached.play(&clips, 0).unwrap();
+            }
+            _ => {}
+        }
+        let ma = plain.update(&rig, dt, &mut qa).unwrap();
+        let mb = cached.update(&rig, dt, &mut qb).unwrap();
+        assert_eq!(ma, mb, "motion at frame {frame}");
+        plain.evaluate(&rig, &mut pa).unwrap();
+        cached.evaluate(&rig, &mut pb).unwrap();
+        assert_eq!(pa, pb, "pose at frame {frame}");
+    }
+    let (mut na, mut nb) = (0, 0);
+    while let (Some(x), Some(y)) = (qa.pop(), qb.pop()) {
+        assert_eq!(x, y);
+        (na, nb) = (na + 1, nb + 1);
+    }
+    // Clip 0's event at 0.5 s, crossed once before the crossfade and once after the restart.
+    assert!(qa.pop().is_none() && qb.pop().is_none() && na == nb && na >= 2, "{na} events");
+
+    // A blend space over the two clips.
+    let speeds = [S::ONE, S::from_i32(3)];
+    let space = BlendSpace1D::new(&speeds).unwrap();
+    let mut bs_plain: BlendSpacePlayer<S, T3<S>, 5> = BlendSpacePlayer::new(2);
+    let mut bs_cached: BlendSpacePlayer<S, T3<S>, 5, Cached<S>> = BlendSpacePlayer::new(2);
+    for frame in 0..200 {
+        let w = space.weights(S::from_ratio(100 + frame, 100));
+        bs_plain.set_weights(w);
+        bs_cached.set_weights(w);
+        let ma = bs_plain.update(&rig, &[0, 1], dt, &mut qa).unwrap();
+        let mb = bs_cached.update(&rig, &[0, 1], dt, &mut qb).unwrap();
+        assert_eq!(ma, mb, "blend space motion at frame {frame}");
+        bs_plain.evaluate(&rig, &[0, 1], &mut pa).unwrap();
+        bs_cached.evaluate(&rig, &[0, 1], &mut pb).unwrap();
+        assert_eq!(pa, pb, "blend space pose at frame {frame}");
+    }
+
+    // A one-shot of clip 1 over a base pose.
+    let base = [T3::<S>::IDENTITY; 5];
+    let mut os_plain: OneShot<S, T3<S>, 5> = OneShot::new(3);
+    let mut os_cached: OneShot<S, T3<S>, 5, Cached<S>> = OneShot::new(3);
+    os_plain.play(&clips, 1, S::from_f64(0.25), S::from_f64(0.25)).unwrap();
+    os_cached.play(&clips, 1, S::from_f64(0.25), S::from_f64(0.25)).unwrap();
+    for frame in 0..100 {
+        os_plain.update(&clips, dt, &mut qa).unwrap();
+        os_cached.update(&clips, dt, &mut qb).unwrap();
+        os_plain.apply(&rig, &base, None, &mut pa).unwrap();
+        os_cached.apply(&rig, &base, None, &mut pb).unwrap();
+        assert_eq!(pa, pb, "one-shot pose at frame {frame}");
+    }
+    // The players' fixed state is the same whatever their contexts.
+    assert_eq!(AnimPlayer::<S, T3<S>, 5>::STATE_BYTES, AnimPlayer::<S, T3<S>, 5, Cached<S>>::STATE_BYTES);
+    assert_eq!(OneShot::<S, T3<S>, 5>::STATE_BYTES, OneShot::<S, T3<S>, 5, Cached<S>>::STATE_BYTES);
+}
+
+#[test]
+fn players_with_cached_contexts_f32() {
+    players_with_cached_contexts::<f32>();
+}
+
+#[test]
+fn players_with_cached_contexts_q16() {
+    players_with_cached_contexts::<Q16>();
+}

@@ -40,7 +40,7 @@
 //! |---|---|---|
 //! | one joint of a pose, f32 or Q16.16 | 40 bytes | 20 bytes |
 //! | [`SamplingContext`] (per playing instance) | 12 bytes | 12 bytes |
-//! | [`CachedSamplingContext`] (instead of a [`SamplingContext`]; + 8 bytes per context) | 120 bytes | 80 bytes |
+//! | [`CachedSamplingContext`] (instead of a [`SamplingContext`]; + 8 bytes per context; the players take one as their fourth type parameter, e.g. `AnimPlayer<S, J, N, CachedSamplingContext<S, J, N>>`) | 120 bytes | 80 bytes |
 //! | [`AnimPlayer`] (two contexts, two scratch poses; + 40 bytes per player) | 104 bytes | 64 bytes |
 //! | [`OneShot`] (a context, a scratch pose, a mask; + 20 bytes per layer) | 56 bytes | 36 bytes |
 //! | [`BlendSpacePlayer`] (three contexts, three scratch poses; + 48 bytes per player) | 156 bytes | 96 bytes |

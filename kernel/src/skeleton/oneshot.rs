@@ -5,7 +5,7 @@ use super::clock::{advance, finite, Playhead, SkelEvent};
 use super::l2m::JobError;
 use super::player::{clip_len, sample_pose, PlayerError, Rig};
 use super::rootmotion::MotionJoint;
-use super::sample::{RotationInterp, SamplingContext};
+use super::sample::{RotationInterp, SamplingContext, SamplingState};
 use super::source::{SkelClipSource, SkeletonSource};
 use crate::event::EventQueue;
 use crate::scalar::Scalar;
@@ -37,7 +37,8 @@ use crate::scalar::Scalar;
 ///
 /// # Memory
 ///
-/// A `OneShot<S, J, N>` holds a [`SamplingContext`] (12 bytes per bone), a scratch pose
+/// A `OneShot<S, J, N>` holds a [`SamplingContext`] (12 bytes per bone; a
+/// [`CachedSamplingContext`](super::CachedSamplingContext) with `OneShot<S, J, N, X>`), a scratch pose
 /// (`size_of::<J>()` per bone) and the base layer's mask (`size_of::<S>()` per bone): **56 bytes
 /// per bone** in 3D, **36** in 2D (f32 or Q16.16), plus a few words of state
 /// ([`OneShot::STATE_BYTES`] = 20 bytes).
@@ -57,14 +58,14 @@ use crate::scalar::Scalar;
 /// assert_eq!(shot.weight(&clips), 0.5); // 0.5 s before the end of a 1 s fade-out
 /// ```
 #[derive(Clone, Debug)]
-pub struct OneShot<S, J, const N: usize> {
+pub struct OneShot<S, J, const N: usize, X = SamplingContext<N>> {
     id: u16,
     lod: u8,
     rotation: RotationInterp,
     head: Option<Playhead<S>>,
     fade_in: S,
     fade_out: S,
-    ctx: SamplingContext<N>,
+    ctx: X,
     pose: [J; N],
     mask: [S; N],
 }
@@ -76,10 +77,11 @@ fn ramp<S: Scalar>(t: S, len: S, fade_in: S, fade_out: S) -> S {
     S::ONE.min(up).min(down).clamp01()
 }
 
-impl<S: Scalar, J: MotionJoint<S>, const N: usize> OneShot<S, J, N> {
-    /// The bytes of state besides the per-bone arrays.
-    pub const STATE_BYTES: usize =
-        core::mem::size_of::<Self>() - N * (12 + core::mem::size_of::<J>() + core::mem::size_of::<S>());
+impl<S: Scalar, J: MotionJoint<S>, const N: usize, X: SamplingState<S, J>> OneShot<S, J, N, X> {
+    /// The bytes of state besides the context and the per-bone arrays.
+    pub const STATE_BYTES: usize = core::mem::size_of::<Self>()
+        - core::mem::size_of::<X>()
+        - N * (core::mem::size_of::<J>() + core::mem::size_of::<S>());
 
     /// An inactive one-shot; `id` goes into its events.
     pub const fn new(id: u16) -> Self {
@@ -90,7 +92,7 @@ impl<S: Scalar, J: MotionJoint<S>, const N: usize> OneShot<S, J, N> {
             head: None,
             fade_in: S::ZERO,
             fade_out: S::ZERO,
-            ctx: SamplingContext::new(),
+            ctx: X::NEW,
             pose: [J::IDENTITY; N],
             mask: [S::ZERO; N],
         }

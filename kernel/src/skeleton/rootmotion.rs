@@ -186,4 +186,11 @@ impl<S: Scalar, C: SkelClipSource<S>> SkelClipSource<S> for ClipView<'_, C> {
     fn event(&self, _i: usize) -> Option<ClipEvent<S>> {
         None
     }
+    /// The whole clip's key (its channels are the clip's); a one-bone view has none.
+    fn cache_key(&self) -> Option<usize> {
+        match self.bone {
+            Some(_) => None,
+            None => self.inner.cache_key(),
+        }
+    }
 }

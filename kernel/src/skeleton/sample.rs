@@ -238,8 +238,14 @@ mod sealed {
 /// cursors) or [`CachedSamplingContext`] (key cursors and the key pairs in use). Sealed: only
 /// those two implement it.
 pub trait SamplingState<S: Scalar, J: Joint<S>>: sealed::Sealed {
+    /// A context with every cursor at the first key and nothing cached (what `new()` returns).
+    const NEW: Self;
+
     /// The number of bones it has room for.
     fn capacity(&self) -> usize;
+
+    /// Resets the cursors and drops anything cached (after switching clips or seeking; optional).
+    fn invalidate(&mut self);
 
     /// Samples `job`'s clip at `t` (already brought into `[0, duration]`) into `output`; the job
     /// has validated the sizes. Called by [`SamplingJob::run`].
@@ -253,8 +259,14 @@ pub trait SamplingState<S: Scalar, J: Joint<S>>: sealed::Sealed {
 impl<const N: usize> sealed::Sealed for SamplingContext<N> {}
 
 impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for SamplingContext<N> {
+    const NEW: Self = Self::new();
+
     fn capacity(&self) -> usize {
         N
+    }
+
+    fn invalidate(&mut self) {
+        SamplingContext::invalidate(self);
     }
 
     fn sample<K, C>(&mut self, job: &SamplingJob<'_, S, K, C>, t: S, output: &mut [J])
@@ -434,8 +446,14 @@ impl<S: Scalar, J: Joint<S>, const N: usize> CachedSamplingContext<S, J, N> {
 impl<S, J, const N: usize> sealed::Sealed for CachedSamplingContext<S, J, N> {}
 
 impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for CachedSamplingContext<S, J, N> {
+    const NEW: Self = Self::new();
+
     fn capacity(&self) -> usize {
         N
+    }
+
+    fn invalidate(&mut self) {
+        CachedSamplingContext::invalidate(self);
     }
 
     fn sample<K, C>(&mut self, job: &SamplingJob<'_, S, K, C>, t: S, output: &mut [J])

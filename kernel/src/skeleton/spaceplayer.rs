@@ -6,7 +6,7 @@ use super::clock::{advance, finite, SkelEvent};
 use super::l2m::JobError;
 use super::player::{clip_len, sample_pose, sample_root, PlayerError, Rig, RootMotionSettings};
 use super::rootmotion::MotionJoint;
-use super::sample::{RotationInterp, SamplingContext};
+use super::sample::{RotationInterp, SamplingContext, SamplingState};
 use super::source::{SkelClipSource, SkeletonSource};
 use crate::event::EventQueue;
 use crate::scalar::Scalar;
@@ -35,8 +35,9 @@ use crate::scalar::Scalar;
 ///
 /// # Memory
 ///
-/// Three [`SamplingContext`]s and three scratch poses (a 2D blend space weights at most three
-/// points): per bone `3 × 12 + 3 × size_of::<J>()` bytes, **156** in 3D and **96** in 2D (f32 or
+/// Three [`SamplingContext`]s (or, as `BlendSpacePlayer<S, J, N, X>`, three contexts of type `X`,
+/// such as [`CachedSamplingContext`](super::CachedSamplingContext)) and three scratch poses (a 2D
+/// blend space weights at most three points): per bone `3 × 12 + 3 × size_of::<J>()` bytes, **156** in 3D and **96** in 2D (f32 or
 /// Q16.16), plus [`BlendSpacePlayer::STATE_BYTES`] (48 bytes; checked in
 /// `kernel/tests/skeleton_players.rs`).
 ///
@@ -62,7 +63,7 @@ use crate::scalar::Scalar;
 /// assert_eq!(player.phase().phase(), 0.5);
 /// ```
 #[derive(Clone, Debug)]
-pub struct BlendSpacePlayer<S, J, const N: usize> {
+pub struct BlendSpacePlayer<S, J, const N: usize, X = SamplingContext<N>> {
     id: u16,
     fresh: bool,
     rotation: RotationInterp,
@@ -71,13 +72,14 @@ pub struct BlendSpacePlayer<S, J, const N: usize> {
     speed: S,
     phase: SyncPhase<S>,
     weights: BlendWeights<S>,
-    ctx: [SamplingContext<N>; 3],
+    ctx: [X; 3],
     scratch: [[J; N]; 3],
 }
 
-impl<S: Scalar, J: MotionJoint<S>, const N: usize> BlendSpacePlayer<S, J, N> {
-    /// The bytes of state besides the per-bone arrays.
-    pub const STATE_BYTES: usize = core::mem::size_of::<Self>() - N * (36 + 3 * core::mem::size_of::<J>());
+impl<S: Scalar, J: MotionJoint<S>, const N: usize, X: SamplingState<S, J>> BlendSpacePlayer<S, J, N, X> {
+    /// The bytes of state besides the three contexts and the per-bone arrays.
+    pub const STATE_BYTES: usize =
+        core::mem::size_of::<Self>() - 3 * core::mem::size_of::<X>() - 3 * N * core::mem::size_of::<J>();
 
     /// A player at phase 0 without weights; `id` goes into its events.
     pub const fn new(id: u16) -> Self {
@@ -90,7 +92,7 @@ impl<S: Scalar, J: MotionJoint<S>, const N: usize> BlendSpacePlayer<S, J, N> {
             speed: S::ONE,
             phase: SyncPhase::new(),
             weights: BlendWeights::EMPTY,
-            ctx: [SamplingContext::new(), SamplingContext::new(), SamplingContext::new()],
+            ctx: [X::NEW, X::NEW, X::NEW],
             scratch: [[J::IDENTITY; N]; 3],
         }
     }

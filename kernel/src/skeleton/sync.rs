@@ -3,6 +3,7 @@
 use super::clock::finite;
 use super::player::{AnimPlayer, PlayerError};
 use super::rootmotion::MotionJoint;
+use super::sample::SamplingState;
 use super::source::SkelClipSource;
 use crate::scalar::Scalar;
 
@@ -178,7 +179,7 @@ pub fn sync_time<S: Scalar>(
     }
 }
 
-impl<S: Scalar, J: MotionJoint<S>, const N: usize> AnimPlayer<S, J, N> {
+impl<S: Scalar, J: MotionJoint<S>, const N: usize, X: SamplingState<S, J>> AnimPlayer<S, J, N, X> {
     /// Moves this player's current clip to the time [`sync_time`] gives for a leader at
     /// `leader_time` (this player's own markers in `mine`, its current time choosing among several
     /// matching pairs), as a [`seek`](AnimPlayer::seek): no events, no root motion. Call it after
