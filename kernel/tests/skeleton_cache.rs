@@ -177,10 +177,12 @@ fn cached_equals_plain_2d_q16() {
     cached_equals_plain_2d::<Q16>();
 }
 
-/// A clip that counts `channel` calls.
+/// A clip that counts `channel` calls (and gives its cache key only when `keyed`).
+#[derive(Clone, Copy)]
 struct Counting<'a, S> {
     inner: SliceSkelClip<'a, S>,
     calls: &'a Cell<usize>,
+    keyed: bool,
 }
 
 impl<'a, S: Scalar> SkelClipSource<S> for Counting<'a, S> {
@@ -199,7 +201,11 @@ impl<'a, S: Scalar> SkelClipSource<S> for Counting<'a, S> {
         self.inner.channel(bone, kind)
     }
     fn cache_key(&self) -> Option<usize> {
-        self.inner.cache_key()
+        if self.keyed {
+            self.inner.cache_key()
+        } else {
+            None
+        }
     }
 }
 
@@ -215,6 +221,7 @@ fn hits_read_nothing<S: Scalar>() {
     let clip = Counting {
         inner: SliceSkelClip { duration: S::TWO, looping: true, tracks: &tracks, events: &[] },
         calls: &calls,
+        keyed: true,
     };
     let parents = [u16::MAX];
     let rest = [Transform3::new(Vec3::ZERO, Transform3::<S>::IDENTITY.rotation, Vec3::new(S::TWO, S::TWO, S::TWO))];
@@ -245,6 +252,16 @@ fn hits_read_nothing<S: Scalar>() {
     calls.set(0);
     SamplingJob::new(&skeleton, &clip, S::from_f64(1.5)).run(&mut plain, &mut pose).unwrap();
     assert_eq!(calls.get(), 3);
+    // A source without a cache key is sampled as by a plain context: every channel every time,
+    // the same values.
+    let unkeyed = Counting { keyed: false, ..clip };
+    let mut ctx = CachedSamplingContext::<S, Transform3<S>, 1>::new();
+    for (time, x, y) in [(0.25, 1.5, 0.75), (0.5, 3.0, 1.5), (1.5, 3.0, 1.5)] {
+        calls.set(0);
+        SamplingJob::new(&skeleton, &unkeyed, S::from_f64(time)).run(&mut ctx, &mut pose).unwrap();
+        assert_eq!(calls.get(), 3, "t = {time}");
+        assert_eq!(pose[0].translation, Vec3::new(S::from_f64(x), S::from_f64(y), S::ZERO), "t = {time}");
+    }
 }
 
 #[test]

@@ -412,7 +412,8 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
 pub struct CachedSamplingContext<S, J, const N: usize> {
     /// The cache key of the clip the entries belong to (`None`: no entry is valid).
     clip: Option<usize>,
-    cursors: [[u32; 3]; N],
+    /// The key cursors (what a plain context keeps).
+    plain: SamplingContext<N>,
     cache: [BoneCache<S, J>; N],
 }
 
@@ -425,13 +426,13 @@ impl<S: Scalar, J: Joint<S>, const N: usize> Default for CachedSamplingContext<S
 impl<S: Scalar, J: Joint<S>, const N: usize> CachedSamplingContext<S, J, N> {
     /// A context with every cursor at the first key and nothing cached.
     pub const fn new() -> Self {
-        Self { clip: None, cursors: [[0; 3]; N], cache: [BoneCache::EMPTY; N] }
+        Self { clip: None, plain: SamplingContext::new(), cache: [BoneCache::EMPTY; N] }
     }
 
     /// Drops the cached keys and resets the cursors.
     pub fn invalidate(&mut self) {
         self.clip = None;
-        self.cursors = [[0; 3]; N];
+        self.plain.invalidate();
         for e in &mut self.cache {
             e.spans = [Span::Empty; 3];
         }
@@ -464,9 +465,7 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for CachedSampl
         let key = job.clip.cache_key();
         if key.is_none() {
             // Nothing to recognise the clip by: sample as a plain context would.
-            let mut plain = SamplingContext { cursors: self.cursors };
-            SamplingState::<S, J>::sample(&mut plain, job, t, output);
-            self.cursors = plain.cursors;
+            SamplingState::<S, J>::sample(&mut self.plain, job, t, output);
             self.clip = None;
             return;
         }
@@ -477,7 +476,7 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for CachedSampl
         let bones = job.skeleton.bone_count();
         let slerp = job.rotation == RotationInterp::Slerp;
         let mut memo = Memo::NEW;
-        let slots = self.cursors.iter_mut().zip(self.cache.iter_mut());
+        let slots = self.plain.cursors.iter_mut().zip(self.cache.iter_mut());
         for (i, (out, (cursor, entry))) in output.iter_mut().zip(slots).take(bones).enumerate() {
             if job.above_lod(i) {
                 *out = job.skeleton.rest(i);
