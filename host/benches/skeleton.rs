@@ -131,6 +131,16 @@ fn xorshift_times(duration: f64) -> Vec<f64> {
         .collect()
 }
 
+/// `t + dt`, wrapped back by `duration` once it reaches it (forward playback of a looping clip).
+fn advance<S: Scalar>(t: S, dt: S, duration: S) -> S {
+    let t = t.add(dt);
+    if t >= duration {
+        t.sub(duration)
+    } else {
+        t
+    }
+}
+
 /// FNV-1a over the blob bits of every component of a pose.
 fn digest_pose<S: Scalar>(h: &mut u64, pose: &[Transform3<S>]) {
     for j in pose {
@@ -205,10 +215,7 @@ where
         l2m.from = frame as usize % 9;
         let _ = l2m.run(&blended, &mut model);
         digest_pose(&mut hl, &model);
-        t = t.add(dt);
-        if t >= duration {
-            t = t.sub(duration);
-        }
+        t = advance(t, dt, duration);
     }
     for (i, time) in xorshift_times(duration.to_f64() * 1.25).into_iter().enumerate() {
         let time = S::from_f64(time - duration.to_f64() * 0.125);
@@ -286,10 +293,7 @@ where
         b.iter(|| {
             let job = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX };
             let _ = black_box(job.run(&mut *ctx, &mut out));
-            t = t.add(dt);
-            if t >= duration {
-                t = t.sub(duration);
-            }
+            t = advance(t, dt, duration);
         })
     });
 }
@@ -330,14 +334,8 @@ fn bench_frame<S: Scalar, K, C, X>(
             ];
             let _ = BlendingJob::new(skel, &layers).run(&mut blended);
             let _ = black_box(LocalToModelJob::new(skel).run(&blended, &mut model));
-            t = t.add(dt);
-            if t >= duration {
-                t = t.sub(duration);
-            }
-            ti = ti.add(dt);
-            if ti >= idle_duration {
-                ti = ti.sub(idle_duration);
-            }
+            t = advance(t, dt, duration);
+            ti = advance(ti, dt, idle_duration);
         })
     });
 }
