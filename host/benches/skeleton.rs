@@ -15,6 +15,9 @@
 //! - `blend2`: one `BlendingJob::run` of two layers (Idle at 0.7 and the clip at 0.3, no masks).
 //! - `l2m`: one `LocalToModelJob::run` of a sampled pose.
 //! - `frame`: two forward samples (the clip and Idle), a two-layer blend, local-to-model.
+//! - `blend2_soa`, `l2m_soa`, `frame_soa`: `blend2`, `l2m` and `frame` through the
+//!   structure-of-arrays jobs (`SoaBlendingJob`; `SoaLocalToModelJob`, which writes model
+//!   matrices; the frame packs its two sampled poses into SoA groups first).
 //! - `sample_fwd_cached`, `frame_cached`: `sample_fwd` and `frame` with `CachedSamplingContext`s
 //!   (the key pairs in use kept decoded; a step inside a bracket reads nothing from the clip).
 //!
@@ -26,11 +29,11 @@
 //! `OSSICLE_SKEL_DIGEST=1 cargo bench -p ossicle-host --bench skeleton`, before and after, and diff.
 
 use criterion::{black_box, BenchmarkGroup, Criterion};
-use ossicle::math::{Quat, Transform3, Vec3};
+use ossicle::math::{Affine3, Quat, Transform3, Vec3};
 use ossicle::skeleton::{
     AdditiveReference, BlendLayer, BlendingJob, CachedSamplingContext, ChannelData, Interpolation, LocalToModelJob,
     RotationInterp, SamplingContext, SamplingJob, SamplingState, SkelClipSource, SkeletonSource, SliceSkelClip,
-    SliceSkeleton, SliceTrack,
+    SliceSkeleton, SliceTrack, SoaBlendingJob, SoaLocalToModelJob, SoaTransform3,
 };
 use ossicle::{Asset, Scalar, Q16};
 use ossicle_format::ScalarEncoding;
@@ -40,6 +43,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 const BONES: usize = 70;
+const GROUPS: usize = BONES.div_ceil(4);
 type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
 
 fn fixtures() -> PathBuf {
@@ -197,6 +201,18 @@ where
         let mut job = BlendingJob::new(skel, &layers);
         let _ = job.run(&mut blended);
         digest_pose(&mut hb, &blended);
+        // The SoA blending job must give the same pose, bit for bit.
+        let (sa, sb) = (packed(&pa), packed(&pb));
+        let soa_layers = [
+            BlendLayer { pose: &sb[..], weight: S::ONE.sub(w), mask: None },
+            BlendLayer { pose: &sa[..], weight: w, mask: None },
+        ];
+        let mut soa_job = SoaBlendingJob::new(skel, &soa_layers);
+        let mut soa_out = [SoaTransform3::<S>::IDENTITY; GROUPS];
+        let mut unpacked = [Transform3::<S>::IDENTITY; BONES];
+        let _ = soa_job.run(&mut soa_out);
+        let _ = SoaTransform3::unpack(&soa_out, &mut unpacked);
+        assert!(unpacked == blended, "{label}: the SoA blend differs at frame {frame}");
         let _ = LocalToModelJob::new(skel).run(&blended, &mut model);
         digest_pose(&mut hl, &model);
         // Masks, a light total (rest fill), additive layers and a LOD limit.
@@ -211,6 +227,18 @@ where
         job.lod = if frame % 5 == 0 { 0 } else { u8::MAX };
         let _ = job.run(&mut blended);
         digest_pose(&mut hm, &blended);
+        let soa_masked = [
+            BlendLayer { pose: &sb[..], weight: w.mul(S::HALF), mask: Some(&mask[..]) },
+            BlendLayer { pose: &sa[..], weight: S::from_ratio(1, 20), mask: None },
+        ];
+        let soa_additive = [BlendLayer { pose: &sa[..], weight: S::from_ratio(1, 3), mask: None }];
+        soa_job.layers = if frame % 2 == 0 { &soa_masked[..] } else { &soa_layers[1..] };
+        soa_job.additive = &soa_additive;
+        soa_job.additive_reference = job.additive_reference;
+        soa_job.lod = job.lod;
+        let _ = soa_job.run(&mut soa_out);
+        let _ = SoaTransform3::unpack(&soa_out, &mut unpacked);
+        assert!(unpacked == blended, "{label}: the SoA masked/additive blend differs at frame {frame}");
         let mut l2m = LocalToModelJob::new(skel);
         l2m.from = frame as usize % 9;
         let _ = l2m.run(&blended, &mut model);
@@ -268,7 +296,23 @@ where
         let job = LocalToModelJob::new(skel);
         b.iter(|| black_box(job.run(black_box(&a), &mut out)))
     });
+    let (sa, sb) = (packed(&a), packed(&bpose));
+    g.bench_function(format!("{label}/blend2_soa"), |b| {
+        let mut out = [SoaTransform3::<S>::IDENTITY; GROUPS];
+        let layers = [
+            BlendLayer { pose: &sb[..], weight: S::from_ratio(7, 10), mask: None },
+            BlendLayer { pose: &sa[..], weight: S::from_ratio(3, 10), mask: None },
+        ];
+        let job = SoaBlendingJob::new(skel, &layers);
+        b.iter(|| black_box(job.run(black_box(&mut out))))
+    });
+    g.bench_function(format!("{label}/l2m_soa"), |b| {
+        let mut out = [Affine3::<S>::IDENTITY; BONES];
+        let job = SoaLocalToModelJob::new(skel);
+        b.iter(|| black_box(job.run(black_box(&sa), &mut out)))
+    });
     bench_frame(g, &format!("{label}/frame"), skel, clip, idle, || Box::new(SamplingContext::<BONES>::new()));
+    bench_frame_soa(g, &format!("{label}/frame_soa"), skel, clip, idle, || Box::new(SamplingContext::<BONES>::new()));
     bench_fwd(g, &format!("{label}/sample_fwd_cached"), skel, clip, || {
         Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new())
     });
@@ -334,6 +378,60 @@ fn bench_frame<S: Scalar, K, C, X>(
             ];
             let _ = BlendingJob::new(skel, &layers).run(&mut blended);
             let _ = black_box(LocalToModelJob::new(skel).run(&blended, &mut model));
+            t = advance(t, dt, duration);
+            ti = advance(ti, dt, idle_duration);
+        })
+    });
+}
+
+/// `pose` packed into SoA groups.
+fn packed<S: Scalar>(pose: &[Transform3<S>; BONES]) -> [SoaTransform3<S>; GROUPS] {
+    let mut out = [SoaTransform3::IDENTITY; GROUPS];
+    let _ = SoaTransform3::pack(pose, &mut out);
+    out
+}
+
+/// [`bench_frame`] through the structure-of-arrays jobs: two forward samples (into
+/// `Transform3` poses), packed into SoA groups, `SoaBlendingJob`, `SoaLocalToModelJob` (model
+/// matrices).
+fn bench_frame_soa<S: Scalar, K, C, X>(
+    g: &mut Group<'_>,
+    name: &str,
+    skel: &K,
+    clip: &C,
+    idle: &C,
+    context: impl Fn() -> Box<X>,
+) where
+    K: SkeletonSource<S, Transform3<S>>,
+    C: SkelClipSource<S>,
+    X: SamplingState<S, Transform3<S>>,
+{
+    let dt = S::from_ratio(1, 60);
+    let duration = clip.duration();
+    g.bench_function(name, |b| {
+        let mut ctx_a = context();
+        let mut ctx_b = context();
+        let mut pa = [Transform3::<S>::IDENTITY; BONES];
+        let mut pb = [Transform3::<S>::IDENTITY; BONES];
+        let mut sa = [SoaTransform3::<S>::IDENTITY; GROUPS];
+        let mut sb = [SoaTransform3::<S>::IDENTITY; GROUPS];
+        let mut blended = [SoaTransform3::<S>::IDENTITY; GROUPS];
+        let mut model = [Affine3::<S>::IDENTITY; BONES];
+        let idle_duration = idle.duration();
+        let (mut t, mut ti) = (S::ZERO, S::ZERO);
+        b.iter(|| {
+            let _ = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX }
+                .run(&mut *ctx_a, &mut pa);
+            let _ = SamplingJob { skeleton: skel, clip: idle, time: ti, rotation: RotationInterp::Nlerp, lod: u8::MAX }
+                .run(&mut *ctx_b, &mut pb);
+            let _ = SoaTransform3::pack(&pa, &mut sa);
+            let _ = SoaTransform3::pack(&pb, &mut sb);
+            let layers = [
+                BlendLayer { pose: &sb[..], weight: S::from_ratio(7, 10), mask: None },
+                BlendLayer { pose: &sa[..], weight: S::from_ratio(3, 10), mask: None },
+            ];
+            let _ = SoaBlendingJob::new(skel, &layers).run(&mut blended);
+            let _ = black_box(SoaLocalToModelJob::new(skel).run(&blended, &mut model));
             t = advance(t, dt, duration);
             ti = advance(ti, dt, idle_duration);
         })

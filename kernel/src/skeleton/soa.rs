@@ -1,0 +1,876 @@
+//! Structure-of-arrays poses and the jobs that take them: [`SoaTransform3`] holds four 3D joints
+//! component by component (`translation.x` is the x of all four, and so on), so that the blending
+//! and local-to-model work of four joints is the same operation on four lanes, which the compiler
+//! turns into SIMD instructions where the target has them (SSE2 on x86-64, NEON on AArch64) from
+//! plain scalar code. This is ozz-animation's runtime layout; on a Cortex-M, which has no f32
+//! SIMD, the array-of-structures jobs ([`BlendingJob`](super::BlendingJob),
+//! [`LocalToModelJob`](super::LocalToModelJob)) cost the same or less.
+//!
+//! - [`SoaTransform3::pack`] / [`SoaTransform3::unpack`]: a `[Transform3]` pose to and from
+//!   `⌈bones / 4⌉` [`SoaTransform3`]s ([`soa_count`]); bone `i` is lane `i % 4` of group `i / 4`.
+//! - [`SoaBlendingJob`]: [`BlendingJob`](super::BlendingJob)'s rule (weights, per-bone masks,
+//!   rest-pose fill, additive layers, LOD) on SoA poses, with **the same results bit for bit**.
+//! - [`SoaLocalToModelJob`]: an SoA local pose → one [`Affine3`] model matrix per bone
+//!   (`model[i] = model[parent(i)] · local[i].to_affine()`, the exact matrix product, also for
+//!   non-uniform scale), optionally for a sub-range of bones, with a LOD limit.
+//!
+//! Memory: 160 bytes per group of four joints, f32 or Q16.16 (40 per joint, as `Transform3`); an
+//! [`Affine3`] is 48 bytes.
+//!
+//! ```
+//! use ossicle::math::{Affine3, Quat, Transform3, Vec3};
+//! use ossicle::skeleton::{BlendLayer, SliceSkeleton, SoaBlendingJob, SoaLocalToModelJob, SoaTransform3, soa_count};
+//!
+//! let parents = [u16::MAX, 0, 1];
+//! let rest = [Transform3::<f32>::IDENTITY; 3];
+//! let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+//! let step = Transform3::new(Vec3::new(0.0, 1.0, 0.0), Quat::IDENTITY, Vec3::ONE);
+//! let (mut a, mut b) = ([SoaTransform3::IDENTITY; 1], [SoaTransform3::IDENTITY; 1]);
+//! assert_eq!(soa_count(3), 1);
+//! SoaTransform3::pack(&[step; 3], &mut a).unwrap();
+//! SoaTransform3::pack(&[Transform3::IDENTITY; 3], &mut b).unwrap();
+//!
+//! // Half of each: every bone 0.5 above its parent.
+//! let layers = [BlendLayer::new(&a[..], 0.5), BlendLayer::new(&b[..], 0.5)];
+//! let mut local = [SoaTransform3::IDENTITY; 1];
+//! SoaBlendingJob::new(&skeleton, &layers).run(&mut local).unwrap();
+//!
+//! let mut model = [Affine3::IDENTITY; 3];
+//! SoaLocalToModelJob::new(&skeleton).run(&local, &mut model).unwrap();
+//! assert_eq!(model[2].translation, Vec3::new(0.0, 1.5, 0.0));
+//! ```
+
+use super::blend::{AdditiveReference, BlendLayer};
+use super::l2m::JobError;
+use super::source::{Joint, SkeletonSource};
+use crate::math::{Affine3, Quat, Transform3, Vec3};
+use crate::scalar::{Scalar, ScalarEncoding};
+
+/// Four lanes.
+type L<S> = [S; 4];
+
+#[inline(always)]
+fn map<A: Copy, T: Copy + Default>(a: L<A>, f: impl Fn(A) -> T) -> L<T> {
+    let mut out = [T::default(); 4];
+    for (o, a) in out.iter_mut().zip(a) {
+        *o = f(a);
+    }
+    out
+}
+
+#[inline(always)]
+fn zip2<A: Copy, B: Copy, T: Copy + Default>(a: L<A>, b: L<B>, f: impl Fn(A, B) -> T) -> L<T> {
+    let mut out = [T::default(); 4];
+    for (o, (a, b)) in out.iter_mut().zip(a.into_iter().zip(b)) {
+        *o = f(a, b);
+    }
+    out
+}
+
+#[inline(always)]
+fn zip3<A: Copy, B: Copy, C: Copy, T: Copy + Default>(a: L<A>, b: L<B>, c: L<C>, f: impl Fn(A, B, C) -> T) -> L<T> {
+    let mut out = [T::default(); 4];
+    for (o, ((a, b), c)) in out.iter_mut().zip(a.into_iter().zip(b).zip(c)) {
+        *o = f(a, b, c);
+    }
+    out
+}
+
+/// `m ? a : b` per lane.
+#[inline(always)]
+fn select<S: Copy + Default>(m: L<bool>, a: L<S>, b: L<S>) -> L<S> {
+    zip3(m, a, b, |m, a, b| if m { a } else { b })
+}
+
+#[inline(always)]
+fn any(m: L<bool>) -> bool {
+    let [a, b, c, d] = m;
+    a | b | c | d
+}
+
+#[inline(always)]
+fn all(m: L<bool>) -> bool {
+    let [a, b, c, d] = m;
+    a & b & c & d
+}
+
+/// Lane `l` of `a` (`l < 4`; otherwise the first lane, never reached).
+#[inline(always)]
+fn lane<S: Copy>(a: &L<S>, l: usize) -> S {
+    let [a0, a1, a2, a3] = *a;
+    match l {
+        1 => a1,
+        2 => a2,
+        3 => a3,
+        _ => a0,
+    }
+}
+
+/// Sets lane `l` of `a` (nothing when `l >= 4`).
+#[inline(always)]
+fn set_lane<S: Copy>(a: &mut L<S>, l: usize, v: S) {
+    if let Some(x) = a.get_mut(l) {
+        *x = v;
+    }
+}
+
+/// Four 3D vectors, component by component.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SoaVec3<S> {
+    /// The x components.
+    pub x: [S; 4],
+    /// The y components.
+    pub y: [S; 4],
+    /// The z components.
+    pub z: [S; 4],
+}
+
+/// Four quaternions, component by component.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SoaQuat<S> {
+    /// The x components.
+    pub x: [S; 4],
+    /// The y components.
+    pub y: [S; 4],
+    /// The z components.
+    pub z: [S; 4],
+    /// The w components.
+    pub w: [S; 4],
+}
+
+/// Four 3D joint transforms ([`Transform3`]s) in structure-of-arrays form: lane `l` of each
+/// component array belongs to joint `l`. A pose of `n` bones is `⌈n / 4⌉` of them
+/// ([`soa_count`]): bone `i` is lane `i % 4` of group `i / 4`.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SoaTransform3<S> {
+    /// The translations.
+    pub translation: SoaVec3<S>,
+    /// The rotations.
+    pub rotation: SoaQuat<S>,
+    /// The scales.
+    pub scale: SoaVec3<S>,
+}
+
+/// The number of [`SoaTransform3`] groups that hold `bones` joints: `⌈bones / 4⌉`.
+pub const fn soa_count(bones: usize) -> usize {
+    bones.div_ceil(4)
+}
+
+impl<S: Scalar> SoaVec3<S> {
+    #[inline(always)]
+    const fn splat(v: Vec3<S>) -> Self {
+        Self { x: [v.x; 4], y: [v.y; 4], z: [v.z; 4] }
+    }
+    #[inline(always)]
+    fn get(&self, l: usize) -> Vec3<S> {
+        Vec3::new(lane(&self.x, l), lane(&self.y, l), lane(&self.z, l))
+    }
+    #[inline(always)]
+    fn set(&mut self, l: usize, v: Vec3<S>) {
+        set_lane(&mut self.x, l, v.x);
+        set_lane(&mut self.y, l, v.y);
+        set_lane(&mut self.z, l, v.z);
+    }
+    #[inline(always)]
+    fn select(m: L<bool>, a: Self, b: Self) -> Self {
+        Self { x: select(m, a.x, b.x), y: select(m, a.y, b.y), z: select(m, a.z, b.z) }
+    }
+}
+
+impl<S: Scalar> SoaQuat<S> {
+    #[inline(always)]
+    const fn splat(q: Quat<S>) -> Self {
+        Self { x: [q.x; 4], y: [q.y; 4], z: [q.z; 4], w: [q.w; 4] }
+    }
+    #[inline(always)]
+    fn get(&self, l: usize) -> Quat<S> {
+        Quat::from_xyzw(lane(&self.x, l), lane(&self.y, l), lane(&self.z, l), lane(&self.w, l))
+    }
+    #[inline(always)]
+    fn set(&mut self, l: usize, q: Quat<S>) {
+        set_lane(&mut self.x, l, q.x);
+        set_lane(&mut self.y, l, q.y);
+        set_lane(&mut self.z, l, q.z);
+        set_lane(&mut self.w, l, q.w);
+    }
+    #[inline(always)]
+    fn select(m: L<bool>, a: Self, b: Self) -> Self {
+        Self { x: select(m, a.x, b.x), y: select(m, a.y, b.y), z: select(m, a.z, b.z), w: select(m, a.w, b.w) }
+    }
+    /// Per lane `self.dot(rhs)`, as [`Quat::dot`] sums it.
+    #[inline(always)]
+    fn dot(&self, rhs: &Self) -> L<S> {
+        let xx = zip2(self.x, rhs.x, S::mul);
+        let yy = zip2(self.y, rhs.y, S::mul);
+        let zz = zip2(self.z, rhs.z, S::mul);
+        let ww = zip2(self.w, rhs.w, S::mul);
+        zip2(zip2(zip2(xx, yy, S::add), zz, S::add), ww, S::add)
+    }
+}
+
+impl<S: Scalar> SoaTransform3<S> {
+    /// Four identity transforms.
+    pub const IDENTITY: Self = Self::splat(Transform3::IDENTITY);
+
+    /// Every component 0 (the blending accumulator's start).
+    const ZERO: Self = Self {
+        translation: SoaVec3::splat(Vec3::ZERO),
+        rotation: SoaQuat::splat(Quat::from_xyzw(S::ZERO, S::ZERO, S::ZERO, S::ZERO)),
+        scale: SoaVec3::splat(Vec3::ZERO),
+    };
+
+    /// `j` in all four lanes.
+    pub const fn splat(j: Transform3<S>) -> Self {
+        Self {
+            translation: SoaVec3::splat(j.translation),
+            rotation: SoaQuat::splat(j.rotation),
+            scale: SoaVec3::splat(j.scale),
+        }
+    }
+
+    /// Four joints, joint `l` in lane `l`.
+    pub fn from_joints(joints: [Transform3<S>; 4]) -> Self {
+        let mut out = Self::IDENTITY;
+        for (l, j) in joints.into_iter().enumerate() {
+            out.set_joint(l, j);
+        }
+        out
+    }
+
+    /// The four joints.
+    pub fn joints(&self) -> [Transform3<S>; 4] {
+        [self.lane(0), self.lane(1), self.lane(2), self.lane(3)]
+    }
+
+    /// The joint in lane `lane`, or `None` when `lane >= 4`.
+    pub fn joint(&self, lane: usize) -> Option<Transform3<S>> {
+        (lane < 4).then(|| self.lane(lane))
+    }
+
+    /// Sets the joint in lane `lane`; returns `false` (and changes nothing) when `lane >= 4`.
+    pub fn set_joint(&mut self, lane: usize, joint: Transform3<S>) -> bool {
+        if lane >= 4 {
+            return false;
+        }
+        self.translation.set(lane, joint.translation);
+        self.rotation.set(lane, joint.rotation);
+        self.scale.set(lane, joint.scale);
+        true
+    }
+
+    #[inline(always)]
+    fn lane(&self, l: usize) -> Transform3<S> {
+        Transform3::new(self.translation.get(l), self.rotation.get(l), self.scale.get(l))
+    }
+
+    #[inline(always)]
+    fn select(m: L<bool>, a: Self, b: Self) -> Self {
+        Self {
+            translation: SoaVec3::select(m, a.translation, b.translation),
+            rotation: SoaQuat::select(m, a.rotation, b.rotation),
+            scale: SoaVec3::select(m, a.scale, b.scale),
+        }
+    }
+
+    /// Packs `joints` into `out`: bone `i` into lane `i % 4` of `out[i / 4]`; the lanes past the
+    /// last joint are set to the identity. Fails (writing nothing) when `out` holds fewer than
+    /// [`soa_count`]`(joints.len())` groups.
+    pub fn pack(joints: &[Transform3<S>], out: &mut [Self]) -> Result<(), JobError> {
+        let needed = soa_count(joints.len());
+        if out.len() < needed {
+            return Err(JobError::OutputTooSmall { needed, got: out.len() });
+        }
+        for (group, chunk) in out.iter_mut().zip(joints.chunks(4)) {
+            let mut four = [Transform3::IDENTITY; 4];
+            for (f, j) in four.iter_mut().zip(chunk) {
+                *f = *j;
+            }
+            *group = Self::from_joints(four);
+        }
+        Ok(())
+    }
+
+    /// Unpacks `groups` into `out`: `out[i]` from lane `i % 4` of `groups[i / 4]`, for every
+    /// joint of `out`. Fails (writing nothing) when `groups` holds fewer than
+    /// [`soa_count`]`(out.len())` groups.
+    pub fn unpack(groups: &[Self], out: &mut [Transform3<S>]) -> Result<(), JobError> {
+        let needed = soa_count(out.len());
+        if groups.len() < needed {
+            return Err(JobError::InputTooSmall { needed, got: groups.len() });
+        }
+        for (chunk, group) in out.chunks_mut(4).zip(groups) {
+            for (o, j) in chunk.iter_mut().zip(group.joints()) {
+                *o = j;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The rest pose of bones `4g..4g + 4` (the identity past the last bone).
+#[inline]
+fn rest_group<S: Scalar, K: SkeletonSource<S, Transform3<S>>>(skeleton: &K, g: usize) -> SoaTransform3<S> {
+    let bones = skeleton.bone_count();
+    let base = g.wrapping_mul(4);
+    let mut out = SoaTransform3::IDENTITY;
+    for l in 0..4 {
+        let i = base.wrapping_add(l);
+        if i < bones {
+            out.set_joint(l, skeleton.rest(i));
+        }
+    }
+    out
+}
+
+/// Per lane, whether bones `4g..4g + 4` are above the LOD limit `lod` (bones past the last: no).
+#[inline]
+fn above_lod<S: Scalar, K: SkeletonSource<S, Transform3<S>>>(skeleton: &K, g: usize, lod: u8) -> L<bool> {
+    let bones = skeleton.bone_count();
+    let base = g.wrapping_mul(4);
+    let mut out = [false; 4];
+    for (l, o) in out.iter_mut().enumerate() {
+        let i = base.wrapping_add(l);
+        *o = i < bones && skeleton.lod(i) > lod;
+    }
+    out
+}
+
+/// `q / |q|` per lane, exactly as the array-of-structures jobs normalise (the private
+/// `normalize_quat` behind [`Joint::normalize_rotation`]): in f32, when every lane is within
+/// 2⁻⁸ of unit length (the usual case), its one Newton step is done on the four lanes at once;
+/// otherwise each lane goes through [`Joint::normalize_rotation`].
+#[inline(always)]
+fn normalize<S: Scalar>(q: SoaQuat<S>) -> SoaQuat<S> {
+    if S::ENCODING == ScalarEncoding::F32 {
+        let n2 = q.dot(&q);
+        let d = map(n2, |n2| n2.sub(S::ONE));
+        let near = map(d, |d| d.abs() < S::from_ratio(1, 256));
+        if all(near) {
+            // y₀ = 1 − d/2, then y₀·(3/2 − (n²/2)·y₀²), as `normalize_quat`.
+            let (one, half, three_halves) = (S::ONE, S::HALF, S::from_ratio(3, 2));
+            let y = map(d, |d| one.sub(d.mul(half)));
+            let k = zip2(map(n2, |n2| half.mul(n2)), zip2(y, y, S::mul), S::mul);
+            let inv = zip2(y, map(k, |k| three_halves.sub(k)), S::mul);
+            return SoaQuat {
+                x: zip2(q.x, inv, S::mul),
+                y: zip2(q.y, inv, S::mul),
+                z: zip2(q.z, inv, S::mul),
+                w: zip2(q.w, inv, S::mul),
+            };
+        }
+    }
+    let mut out = q;
+    for l in 0..4 {
+        let r = q.get(l);
+        let [x, y, z, w] = <Transform3<S> as Joint<S>>::normalize_rotation([r.x, r.y, r.z, r.w]);
+        out.set(l, Quat::from_xyzw(x, y, z, w));
+    }
+    out
+}
+
+/// Blends weighted layers of SoA local poses and applies additive layers: the rule of
+/// [`BlendingJob`](super::BlendingJob), per bone, with the same results bit for bit (tested);
+/// poses are [`SoaTransform3`] groups (bone `i` in lane `i % 4` of group `i / 4`), masks stay
+/// one weight per bone. The lanes past the last bone are written as the identity.
+///
+/// Build it with [`SoaBlendingJob::new`] and adjust the public fields, as `BlendingJob`.
+#[derive(Clone, Copy, Debug)]
+pub struct SoaBlendingJob<'a, S, K> {
+    /// The skeleton (bone count, rest pose, LODs).
+    pub skeleton: &'a K,
+    /// The normal layers (poses of at least [`soa_count`]`(bones)` groups, masks of at least one
+    /// weight per bone).
+    pub layers: &'a [BlendLayer<'a, S, SoaTransform3<S>>],
+    /// The additive layers, applied in order after the normal ones.
+    pub additive: &'a [BlendLayer<'a, S, SoaTransform3<S>>],
+    /// What the additive layers' poses are measured from.
+    pub additive_reference: AdditiveReference,
+    /// The summed weight under which the rest pose fills in (must be positive).
+    pub threshold: S,
+    /// The LOD limit: bones whose LOD is above it take their rest pose (`u8::MAX`: all bones).
+    pub lod: u8,
+}
+
+impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaBlendingJob<'a, S, K> {
+    /// A job blending `layers`, without additive layers, with a threshold of 0.1 and every bone
+    /// animated (as [`BlendingJob::new`](super::BlendingJob::new)).
+    pub fn new(skeleton: &'a K, layers: &'a [BlendLayer<'a, S, SoaTransform3<S>>]) -> Self {
+        Self {
+            skeleton,
+            layers,
+            additive: &[],
+            additive_reference: AdditiveReference::Identity,
+            threshold: S::from_ratio(1, 10),
+            lod: u8::MAX,
+        }
+    }
+
+    /// Checks the inputs: the threshold is positive, every layer's pose and `output` hold at
+    /// least [`soa_count`]`(bones)` groups, and every mask at least one weight per bone.
+    pub fn validate(&self, output: &[SoaTransform3<S>]) -> Result<(), JobError> {
+        let bones = self.skeleton.bone_count();
+        let groups = soa_count(bones);
+        if self.threshold.partial_cmp(&S::ZERO) != Some(core::cmp::Ordering::Greater) {
+            return Err(JobError::BadThreshold);
+        }
+        for layer in self.layers.iter().chain(self.additive) {
+            if layer.pose.len() < groups {
+                return Err(JobError::InputTooSmall { needed: groups, got: layer.pose.len() });
+            }
+            if let Some(mask) = layer.mask {
+                if mask.len() < bones {
+                    return Err(JobError::MaskTooSmall { needed: bones, got: mask.len() });
+                }
+            }
+        }
+        if output.len() < groups {
+            return Err(JobError::OutputTooSmall { needed: groups, got: output.len() });
+        }
+        Ok(())
+    }
+
+    /// Blends into `output[..soa_count(bones)]`. Errors as [`SoaBlendingJob::validate`], before
+    /// anything is written.
+    pub fn run(&self, output: &mut [SoaTransform3<S>]) -> Result<(), JobError> {
+        self.validate(output)?;
+        let bones = self.skeleton.bone_count();
+        let groups = soa_count(bones);
+        let Some(output) = output.get_mut(..groups) else { return Ok(()) };
+        if self.layers.iter().all(|l| l.mask.is_none()) {
+            self.run_unmasked(output);
+        } else {
+            for (g, out) in output.iter_mut().enumerate() {
+                *out = self.blend_group(g);
+            }
+        }
+        let lods = self.lod != u8::MAX;
+        if lods || !self.additive.is_empty() {
+            for (g, out) in output.iter_mut().enumerate() {
+                if lods {
+                    let above = above_lod(self.skeleton, g, self.lod);
+                    if any(above) {
+                        *out = SoaTransform3::select(above, rest_group(self.skeleton, g), *out);
+                    }
+                }
+                if !self.additive.is_empty() {
+                    self.apply_additive(out, g, bones);
+                }
+            }
+        }
+        // The lanes past the last bone: the identity.
+        if let (Some(last), 1..) = (output.last_mut(), bones % 4) {
+            for l in (bones % 4)..4 {
+                last.set_joint(l, Transform3::IDENTITY);
+            }
+        }
+        Ok(())
+    }
+
+    /// Steps 1–3 without masks, layer by layer over all groups (every lane of every group has
+    /// the same weights, so the same layers contribute everywhere and the first of them is every
+    /// lane's reference), as `BlendingJob`'s unmasked path: per lane the same operations in the
+    /// same order as [`SoaBlendingJob::blend_group`]'s.
+    fn run_unmasked(&self, output: &mut [SoaTransform3<S>]) {
+        let mut total = S::ZERO;
+        let contributing = self.layers.iter().filter(|l| l.weight > S::ZERO);
+        for layer in contributing.clone() {
+            total = total.add(layer.weight);
+        }
+        let fill = if total < self.threshold { Some(self.threshold.sub(total)) } else { None };
+        let total = if fill.is_some() { self.threshold } else { total };
+        let mut contributing = contributing.peekable();
+        let first = contributing.next();
+        if let (Some(first), Some(second), None, None) = (first, contributing.next(), contributing.peek(), fill) {
+            // Two layers and no fill (a crossfade): one pass.
+            let (w0, w1) = (first.weight, second.weight);
+            for (o, (a, b)) in output.iter_mut().zip(first.pose.iter().zip(second.pose)) {
+                let mut acc = first_term(a, w0);
+                add_term(&mut acc, b, &a.rotation, w1);
+                *o = finish(acc, [total; 4]);
+            }
+            return;
+        }
+        let mut contributing = self.layers.iter().filter(|l| l.weight > S::ZERO);
+        match contributing.next() {
+            Some(first) => {
+                let w = first.weight;
+                for (o, p) in output.iter_mut().zip(first.pose) {
+                    *o = first_term(p, w);
+                }
+                for layer in contributing {
+                    for ((o, p), r) in output.iter_mut().zip(layer.pose).zip(first.pose) {
+                        add_term(o, p, &r.rotation, layer.weight);
+                    }
+                }
+                if let Some(w) = fill {
+                    for (g, (o, r)) in output.iter_mut().zip(first.pose).enumerate() {
+                        add_term(o, &rest_group(self.skeleton, g), &r.rotation, w);
+                    }
+                }
+            }
+            None => {
+                // No layer: the rest fill alone (weight `threshold`) is the first contributor.
+                for (g, o) in output.iter_mut().enumerate() {
+                    *o = first_term(&rest_group(self.skeleton, g), self.threshold);
+                }
+            }
+        }
+        for o in output.iter_mut() {
+            *o = finish(*o, [total; 4]);
+        }
+    }
+
+    /// The normal layers and the rest fill of group `g`, averaged (steps 1–3 of the rule).
+    #[inline(always)]
+    fn blend_group(&self, g: usize) -> SoaTransform3<S> {
+        let base = g.wrapping_mul(4);
+        let mut acc = SoaTransform3::ZERO;
+        let mut total = [S::ZERO; 4];
+        // Per lane: whether a contributor was seen, and the first contributor's rotation.
+        let mut seen = [false; 4];
+        let mut reference = SoaQuat::splat(Quat::from_xyzw(S::ZERO, S::ZERO, S::ZERO, S::ZERO));
+        for layer in self.layers {
+            let Some(pose) = layer.pose.get(g) else { continue };
+            let w = lane_weights(layer, base);
+            accumulate(&mut acc, &mut total, &mut seen, &mut reference, pose, w);
+        }
+        let need = map(total, |t| t < self.threshold);
+        if any(need) {
+            let rest = rest_group(self.skeleton, g);
+            let w = zip2(need, total, |n, t| if n { self.threshold.sub(t) } else { S::ZERO });
+            accumulate(&mut acc, &mut total, &mut seen, &mut reference, &rest, w);
+            total = select(need, [self.threshold; 4], total);
+        }
+        finish(acc, total)
+    }
+
+    /// Step 4 of the rule, lane by lane (as [`Joint::additive_delta`] / [`Joint::additive_apply`]).
+    fn apply_additive(&self, blended: &mut SoaTransform3<S>, g: usize, bones: usize) {
+        let base = g.wrapping_mul(4);
+        for l in 0..4 {
+            let i = base.wrapping_add(l);
+            if i >= bones || (self.lod != u8::MAX && self.skeleton.lod(i) > self.lod) {
+                continue;
+            }
+            let mut joint = blended.lane(l);
+            let mut rest: Option<Transform3<S>> = None;
+            for layer in self.additive {
+                let w = match layer.mask {
+                    Some(mask) => layer.weight.mul(mask.get(i).copied().unwrap_or(S::ZERO)),
+                    None => layer.weight,
+                };
+                let Some(pose) = layer.pose.get(g).and_then(|p| p.joint(l)) else { continue };
+                if w.partial_cmp(&S::ZERO) != Some(core::cmp::Ordering::Greater) {
+                    continue;
+                }
+                let delta = match self.additive_reference {
+                    AdditiveReference::Identity => pose,
+                    AdditiveReference::BindPose => {
+                        Transform3::additive_delta(*rest.get_or_insert_with(|| self.skeleton.rest(i)), pose)
+                    }
+                };
+                joint = Transform3::additive_apply(joint, delta, w);
+            }
+            blended.set_joint(l, joint);
+        }
+    }
+}
+
+/// A layer's weight for the four bones from `base` (`weight × mask`, 0 past the mask's end).
+#[inline(always)]
+fn lane_weights<S: Scalar>(layer: &BlendLayer<'_, S, SoaTransform3<S>>, base: usize) -> L<S> {
+    match layer.mask {
+        Some(mask) => {
+            let m = |l: usize| mask.get(base.wrapping_add(l)).copied().unwrap_or(S::ZERO);
+            map([m(0), m(1), m(2), m(3)], |m| layer.weight.mul(m))
+        }
+        None => [layer.weight; 4],
+    }
+}
+
+/// Adds `pose` at weight `w` to the lanes of `acc` where `w > 0`, as
+/// [`Joint::blend_accumulate`] (the first contributor of a lane becomes its reference).
+#[inline(always)]
+fn accumulate<S: Scalar>(
+    acc: &mut SoaTransform3<S>,
+    total: &mut L<S>,
+    seen: &mut L<bool>,
+    reference: &mut SoaQuat<S>,
+    pose: &SoaTransform3<S>,
+    w: L<S>,
+) {
+    let c = map(w, |w| w > S::ZERO);
+    let q = pose.rotation;
+    *reference = SoaQuat::select(*seen, *reference, q);
+    *seen = zip2(*seen, c, |s, c| s | c);
+    let dot = q.dot(reference);
+    let wq = zip2(dot, w, |d, w| if d < S::ZERO { w.neg() } else { w });
+    // acc + pose·w per component, kept where the lane does not contribute.
+    let t = &pose.translation;
+    let s = &pose.scale;
+    let a = &mut acc.translation;
+    a.x = zip3(c, zip2(t.x, w, S::mul), a.x, |c, p, a| if c { p.add(a) } else { a });
+    a.y = zip3(c, zip2(t.y, w, S::mul), a.y, |c, p, a| if c { p.add(a) } else { a });
+    a.z = zip3(c, zip2(t.z, w, S::mul), a.z, |c, p, a| if c { p.add(a) } else { a });
+    let r = &mut acc.rotation;
+    r.x = zip3(c, zip3(q.x, wq, r.x, S::mul_add), r.x, |c, n, o| if c { n } else { o });
+    r.y = zip3(c, zip3(q.y, wq, r.y, S::mul_add), r.y, |c, n, o| if c { n } else { o });
+    r.z = zip3(c, zip3(q.z, wq, r.z, S::mul_add), r.z, |c, n, o| if c { n } else { o });
+    r.w = zip3(c, zip3(q.w, wq, r.w, S::mul_add), r.w, |c, n, o| if c { n } else { o });
+    let a = &mut acc.scale;
+    a.x = zip3(c, zip2(s.x, w, S::mul), a.x, |c, p, a| if c { p.add(a) } else { a });
+    a.y = zip3(c, zip2(s.y, w, S::mul), a.y, |c, p, a| if c { p.add(a) } else { a });
+    a.z = zip3(c, zip2(s.z, w, S::mul), a.z, |c, p, a| if c { p.add(a) } else { a });
+    *total = zip3(c, *total, w, |c, t, w| if c { t.add(w) } else { t });
+}
+
+/// The first contributor's term, `pose · w` (+ 0, as [`Joint::blend_first`]), in every lane.
+#[inline(always)]
+fn first_term<S: Scalar>(pose: &SoaTransform3<S>, w: S) -> SoaTransform3<S> {
+    let m = |a: L<S>| map(a, |a| a.mul(w).add(S::ZERO));
+    let ma = |a: L<S>| map(a, |a| a.mul_add(w, S::ZERO));
+    let (t, q, s) = (&pose.translation, &pose.rotation, &pose.scale);
+    SoaTransform3 {
+        translation: SoaVec3 { x: m(t.x), y: m(t.y), z: m(t.z) },
+        rotation: SoaQuat { x: ma(q.x), y: ma(q.y), z: ma(q.z), w: ma(q.w) },
+        scale: SoaVec3 { x: m(s.x), y: m(s.y), z: m(s.z) },
+    }
+}
+
+/// `acc += pose · w` in every lane, the rotation's weight negated where its dot product with
+/// `reference` is negative (as [`Joint::blend_accumulate`]).
+#[inline(always)]
+fn add_term<S: Scalar>(acc: &mut SoaTransform3<S>, pose: &SoaTransform3<S>, reference: &SoaQuat<S>, w: S) {
+    let q = &pose.rotation;
+    let wq = map(q.dot(reference), |d| if d < S::ZERO { w.neg() } else { w });
+    let m = |p: L<S>, a: L<S>| zip2(p, a, |p, a| p.mul(w).add(a));
+    let ma = |p: L<S>, a: L<S>| zip3(p, wq, a, S::mul_add);
+    let (t, s) = (&pose.translation, &pose.scale);
+    let a = &mut acc.translation;
+    (a.x, a.y, a.z) = (m(t.x, a.x), m(t.y, a.y), m(t.z, a.z));
+    let r = &mut acc.rotation;
+    (r.x, r.y, r.z, r.w) = (ma(q.x, r.x), ma(q.y, r.y), ma(q.z, r.z), ma(q.w, r.w));
+    let a = &mut acc.scale;
+    (a.x, a.y, a.z) = (m(s.x, a.x), m(s.y, a.y), m(s.z, a.z));
+}
+
+/// The weighted average, as [`Joint::blend_finish`]: translation and scale divided by `total`,
+/// the rotation multiplied by `1 / total` and normalised. (Where `total` is exactly 1 this is what
+/// `blend_finish`'s shortcut gives: `x / 1` and `x · 1` are `x`.)
+#[inline(always)]
+fn finish<S: Scalar>(acc: SoaTransform3<S>, total: L<S>) -> SoaTransform3<S> {
+    if all(map(total, |t| t == S::ONE)) {
+        return SoaTransform3 { translation: acc.translation, rotation: normalize(acc.rotation), scale: acc.scale };
+    }
+    let inv = map(total, S::recip);
+    let (t, r, s) = (acc.translation, acc.rotation, acc.scale);
+    SoaTransform3 {
+        translation: SoaVec3 { x: zip2(t.x, total, S::div), y: zip2(t.y, total, S::div), z: zip2(t.z, total, S::div) },
+        rotation: normalize(SoaQuat {
+            x: zip2(r.x, inv, S::mul),
+            y: zip2(r.y, inv, S::mul),
+            z: zip2(r.z, inv, S::mul),
+            w: zip2(r.w, inv, S::mul),
+        }),
+        scale: SoaVec3 { x: zip2(s.x, total, S::div), y: zip2(s.y, total, S::div), z: zip2(s.z, total, S::div) },
+    }
+}
+
+/// Four local transforms as 3×4 matrices, column by column, lane by lane:
+/// [`Transform3::to_affine`] of each lane (the same operations).
+#[derive(Clone, Copy)]
+struct SoaAffine3<S> {
+    cols: [SoaVec3<S>; 4],
+}
+
+impl<S: Scalar> SoaAffine3<S> {
+    #[inline(always)]
+    fn from_transforms(t: &SoaTransform3<S>) -> Self {
+        let q = &t.rotation;
+        let (xx, yy, zz) = (zip2(q.x, q.x, S::mul), zip2(q.y, q.y, S::mul), zip2(q.z, q.z, S::mul));
+        let (xy, xz, yz) = (zip2(q.x, q.y, S::mul), zip2(q.x, q.z, S::mul), zip2(q.y, q.z, S::mul));
+        let (wx, wy, wz) = (zip2(q.w, q.x, S::mul), zip2(q.w, q.y, S::mul), zip2(q.w, q.z, S::mul));
+        // As `Quat::to_rotation_columns`: 1 − 2(b + c) and 2(b ± c).
+        let one_minus = |b: L<S>, c: L<S>| zip2(b, c, |b, c| S::ONE.sub(S::TWO.mul(b.add(c))));
+        let plus = |b: L<S>, c: L<S>| zip2(b, c, |b, c| S::TWO.mul(b.add(c)));
+        let minus = |b: L<S>, c: L<S>| zip2(b, c, |b, c| S::TWO.mul(b.sub(c)));
+        let scaled = |x: L<S>, y: L<S>, z: L<S>, s: L<S>| SoaVec3 {
+            x: zip2(x, s, S::mul),
+            y: zip2(y, s, S::mul),
+            z: zip2(z, s, S::mul),
+        };
+        let sc = &t.scale;
+        Self {
+            cols: [
+                scaled(one_minus(yy, zz), plus(xy, wz), minus(xz, wy), sc.x),
+                scaled(minus(xy, wz), one_minus(xx, zz), plus(yz, wx), sc.y),
+                scaled(plus(xz, wy), minus(yz, wx), one_minus(xx, yy), sc.z),
+                t.translation,
+            ],
+        }
+    }
+
+    /// The four matrices, lane by lane.
+    #[inline(always)]
+    fn matrices(&self) -> [Affine3<S>; 4] {
+        let [x, y, z, t] = &self.cols;
+        let m = |l: usize| Affine3::from_cols(x.get(l), y.get(l), z.get(l), t.get(l));
+        [m(0), m(1), m(2), m(3)]
+    }
+}
+
+/// Whether the loop keeps the previous bone's model matrix in a local (as
+/// [`LocalToModelJob`](super::LocalToModelJob) does off ARM); the results are identical either way.
+const KEEP_PREVIOUS: bool = !cfg!(target_arch = "arm");
+
+/// An SoA local pose → model matrices: `model[i] = model[parent(i)] · local[i].to_affine()`
+/// (the product of the matrices, so non-uniform scales shear children as they do in a scene
+/// graph of matrices), the roots' parent being `root`. The local transforms are converted to
+/// matrices four bones at a time ([`Transform3::to_affine`]'s operations); the product is
+/// [`Affine3::mul`]'s except that each translation is summed as
+/// `(p.x·t.x + p.y·t.y) + (p.z·t.z + p.t)` (`mul` adds `p.t` last), which shortens the chain
+/// of dependent operations from a parent to its child. Results are bit-identical to that
+/// formula computed bone by bone (tested).
+///
+/// Only bones `from..to` are computed (`to` clamped to the bone count); a bone in the range whose
+/// parent is outside it reads its parent's matrix from `output`. A bone whose LOD is above `lod`
+/// uses its rest pose as its local transform.
+#[derive(Clone, Copy, Debug)]
+pub struct SoaLocalToModelJob<'a, S, K> {
+    /// The skeleton (parents, and rest poses for the LOD).
+    pub skeleton: &'a K,
+    /// The model matrix of the roots' parent (usually the identity).
+    pub root: Affine3<S>,
+    /// The first bone computed.
+    pub from: usize,
+    /// One past the last bone computed (clamped to the bone count).
+    pub to: usize,
+    /// The LOD limit: bones whose LOD is above it use their rest pose (`u8::MAX`: all bones).
+    pub lod: u8,
+}
+
+impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, S, K> {
+    /// Every bone, `root` the identity, every LOD.
+    pub fn new(skeleton: &'a K) -> Self {
+        Self { skeleton, root: Affine3::IDENTITY, from: 0, to: usize::MAX, lod: u8::MAX }
+    }
+
+    fn end(&self) -> usize {
+        self.to.min(self.skeleton.bone_count())
+    }
+
+    /// Checks that `from <= to` (after clamping), that `local` holds [`soa_count`]`(to)` groups
+    /// and `output` `to` matrices.
+    pub fn validate(&self, local: &[SoaTransform3<S>], output: &[Affine3<S>]) -> Result<(), JobError> {
+        let to = self.end();
+        if self.from > to {
+            return Err(JobError::BadRange { from: self.from, to });
+        }
+        let groups = soa_count(to);
+        if local.len() < groups {
+            return Err(JobError::InputTooSmall { needed: groups, got: local.len() });
+        }
+        if output.len() < to {
+            return Err(JobError::OutputTooSmall { needed: to, got: output.len() });
+        }
+        Ok(())
+    }
+
+    /// Computes the model matrices of bones `from..to` into `output`. Errors as
+    /// [`SoaLocalToModelJob::validate`], before anything is written.
+    pub fn run(&self, local: &[SoaTransform3<S>], output: &mut [Affine3<S>]) -> Result<(), JobError> {
+        self.validate(local, output)?;
+        let to = self.end();
+        let Some(output) = output.get_mut(..to) else { return Ok(()) };
+        if self.lod == u8::MAX {
+            self.compose::<false>(local, output);
+        } else {
+            self.compose::<true>(local, output);
+        }
+        Ok(())
+    }
+
+    /// Two passes: the local transforms of bones `from..to` to matrices, four at a time, into
+    /// `output`; then each bone's matrix, in order, multiplied by its parent's model matrix.
+    #[inline(always)]
+    fn compose<const LOD: bool>(&self, local: &[SoaTransform3<S>], output: &mut [Affine3<S>]) {
+        let to = output.len();
+        let first = self.from / 4;
+        for (g, group) in local.iter().enumerate().take(soa_count(to)).skip(first) {
+            let mut group = *group;
+            if LOD {
+                let above = above_lod(self.skeleton, g, self.lod);
+                if any(above) {
+                    group = SoaTransform3::select(above, rest_group(self.skeleton, g), group);
+                }
+            }
+            let m = SoaAffine3::from_transforms(&group).matrices();
+            let base = g.wrapping_mul(4);
+            let outs = output.iter_mut().enumerate().skip(base).take(4);
+            for ((i, o), m) in outs.zip(m) {
+                if i >= self.from {
+                    *o = m;
+                }
+            }
+        }
+        let root = padded(&self.root);
+        let mut prev = match self.from.checked_sub(1).and_then(|p| output.get(p)) {
+            Some(m) => padded(m),
+            None => root,
+        };
+        for i in self.from..to {
+            let parent = match self.skeleton.parent(i) {
+                Some(p) if KEEP_PREVIOUS && p.wrapping_add(1) == i => prev,
+                Some(p) => match output.get(p) {
+                    Some(m) => padded(m),
+                    None => root,
+                },
+                None => root,
+            };
+            let Some(o) = output.get_mut(i) else { break };
+            let model = [
+                transform(&parent, o.x_axis, false),
+                transform(&parent, o.y_axis, false),
+                transform(&parent, o.z_axis, false),
+                transform(&parent, o.translation, true),
+            ];
+            *o = unpadded(&model);
+            prev = model;
+        }
+    }
+}
+
+/// An [`Affine3`]'s columns as four-lane arrays (the fourth lane 0), for the product below.
+#[inline(always)]
+fn padded<S: Scalar>(m: &Affine3<S>) -> [L<S>; 4] {
+    let c = |v: Vec3<S>| [v.x, v.y, v.z, S::ZERO];
+    [c(m.x_axis), c(m.y_axis), c(m.z_axis), c(m.translation)]
+}
+
+#[inline(always)]
+fn unpadded<S: Scalar>(m: &[L<S>; 4]) -> Affine3<S> {
+    let v = |c: &L<S>| {
+        let [x, y, z, _] = *c;
+        Vec3::new(x, y, z)
+    };
+    let [x, y, z, t] = m;
+    Affine3::from_cols(v(x), v(y), v(z), v(t))
+}
+
+/// `m.transform_vector(v)` on padded columns, the same operations in the same order:
+/// `(x·v.x + y·v.y) + z·v.z`; or, when `point`, `m.transform_point(v)` summed as
+/// `(x·v.x + y·v.y) + (z·v.z + translation)` (one addition less on the chain from parent to child).
+#[inline(always)]
+fn transform<S: Scalar>(m: &[L<S>; 4], v: Vec3<S>, point: bool) -> L<S> {
+    let [[x0, x1, x2, x3], [y0, y1, y2, y3], [z0, z1, z2, z3], [t0, t1, t2, t3]] = *m;
+    if point {
+        let f = |x: S, y: S, z: S, t: S| x.mul(v.x).add(y.mul(v.y)).add(z.mul(v.z).add(t));
+        [f(x0, y0, z0, t0), f(x1, y1, z1, t1), f(x2, y2, z2, t2), f(x3, y3, z3, t3)]
+    } else {
+        let f = |x: S, y: S, z: S| x.mul(v.x).add(y.mul(v.y)).add(z.mul(v.z));
+        [f(x0, y0, z0), f(x1, y1, z1), f(x2, y2, z2), f(x3, y3, z3)]
+    }
+}
