@@ -2,9 +2,10 @@
 //! component by component (`translation.x` is the x of all four, and so on), so that the blending
 //! and local-to-model work of four joints is the same operation on four lanes, which the compiler
 //! turns into SIMD instructions where the target has them (SSE2 on x86-64, NEON on AArch64) from
-//! plain scalar code. This is ozz-animation's runtime layout; on a Cortex-M, which has no f32
-//! SIMD, the array-of-structures jobs ([`BlendingJob`](super::BlendingJob),
-//! [`LocalToModelJob`](super::LocalToModelJob)) cost the same or less.
+//! plain scalar code. This is ozz-animation's runtime layout. A Cortex-M has no f32 SIMD, so
+//! there is nothing to vectorise there: use the array-of-structures jobs
+//! ([`BlendingJob`](super::BlendingJob), [`LocalToModelJob`](super::LocalToModelJob)) on
+//! microcontrollers (the SoA jobs are not measured on them).
 //!
 //! - [`SoaTransform3::pack`] / [`SoaTransform3::unpack`]: a `[Transform3]` pose to and from
 //!   `⌈bones / 4⌉` [`SoaTransform3`]s ([`soa_count`]); bone `i` is lane `i % 4` of group `i / 4`.
