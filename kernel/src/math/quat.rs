@@ -3,7 +3,22 @@
 use core::ops::{Mul, Neg};
 
 use super::Vec3;
+use crate::scalar::wide::{quat_mul_bits, quat_rotate_bits, SPLIT};
+use crate::scalar::ScalarEncoding;
 use crate::Scalar;
+
+/// The raw Q16.16 bits of `q`'s components `[x, y, z, w]` (only called for Q16.16).
+#[inline(always)]
+fn bits4<S: Scalar>(q: Quat<S>) -> [i32; 4] {
+    [q.x.to_q16_bits(), q.y.to_q16_bits(), q.z.to_q16_bits(), q.w.to_q16_bits()]
+}
+
+/// The quaternion of the raw Q16.16 bits `[x, y, z, w]` (only called for Q16.16).
+#[inline(always)]
+fn from_bits4<S: Scalar>(b: [i32; 4]) -> Quat<S> {
+    let [x, y, z, w] = b;
+    Quat::from_xyzw(S::from_q16_bits(x), S::from_q16_bits(y), S::from_q16_bits(z), S::from_q16_bits(w))
+}
 
 /// A rotation quaternion `x·i + y·j + z·k + w`.
 ///
@@ -156,6 +171,18 @@ impl<S: Scalar> Quat<S> {
     #[allow(clippy::should_implement_trait)]
     pub fn mul(self, rhs: Self) -> Self {
         let (a, b) = (self, rhs);
+        if S::ENCODING == ScalarEncoding::Q16_16 && SPLIT {
+            // Without a long multiply: unit-length factors, the same bits in fewer instructions.
+            if let Some(r) = quat_mul_bits(bits4(a), bits4(b)) {
+                return from_bits4(r);
+            }
+        }
+        Self::mul_general(a, b)
+    }
+
+    /// [`Quat::mul`] through [`Scalar`] operations (no Q16.16 shortcut).
+    #[inline(always)]
+    fn mul_general(a: Self, b: Self) -> Self {
         Self::from_xyzw(
             a.w.mul(b.x).add(a.x.mul(b.w)).add(a.y.mul(b.z)).sub(a.z.mul(b.y)),
             a.w.mul(b.y).sub(a.x.mul(b.z)).add(a.y.mul(b.w)).add(a.z.mul(b.x)),
@@ -232,6 +259,20 @@ impl<S: Scalar> Quat<S> {
     /// `|a| = |t|` since `t ⊥ u`).
     #[inline]
     pub fn rotate(self, v: Vec3<S>) -> Vec3<S> {
+        if S::ENCODING == ScalarEncoding::Q16_16 && SPLIT {
+            // Without a long multiply: a unit quaternion and a vector of moderate length, the
+            // same bits in fewer instructions.
+            let vb = [v.x.to_q16_bits(), v.y.to_q16_bits(), v.z.to_q16_bits()];
+            if let Some([x, y, z]) = quat_rotate_bits(bits4(self), vb) {
+                return Vec3::new(S::from_q16_bits(x), S::from_q16_bits(y), S::from_q16_bits(z));
+            }
+        }
+        self.rotate_general(v)
+    }
+
+    /// [`Quat::rotate`] through [`Scalar`] operations (no Q16.16 shortcut).
+    #[inline(always)]
+    fn rotate_general(self, v: Vec3<S>) -> Vec3<S> {
         let Self { x, y, z, w } = self;
         // t = u × v
         let tx = y.mul(v.z).sub(z.mul(v.y));
@@ -505,6 +546,65 @@ mod tests {
         assert_v3(q.rotate(v3(20000.0, 20000.0, 0.0)), [0.0, r, 0.0], 2.0);
         let q = Quat::<Q16>::from_axis_angle(v3(1.0, 1.0, 1.0), s(2.0 * PI / 3.0));
         assert_v3(q.rotate(v3(30000.0, -30000.0, 10000.0)), [10000.0, 30000.0, -30000.0], 2.0);
+    }
+
+    /// xorshift32: a fixed pseudo-random sequence.
+    struct Xs(u32);
+    impl Xs {
+        fn next(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            self.0
+        }
+        /// A Q16.16 word: unit-range components (some of exactly ±1, some just above), moderate
+        /// values, and any value.
+        fn word(&mut self) -> Q16 {
+            let r = self.next();
+            let b = match r & 7 {
+                0..=3 => (self.next() as i32) >> 15,
+                4 => [0x1_0000, -0x1_0000, 0x1_0001, -0x1_0001, 0, 1, -1, i32::MIN][(r >> 8) as usize & 7],
+                5 => (self.next() as i32) >> (r >> 27),
+                _ => (self.next() as i32) >> 4,
+            };
+            Q16::from_bits(b)
+        }
+    }
+
+    /// The Q16.16 shortcuts of `mul` and `rotate` (taken on the Cortex-M0, and in these unit tests)
+    /// give the bits of the general operations, on unit quaternions and on any words (where they
+    /// fall back when their bounds do not hold).
+    #[test]
+    fn q16_product_and_rotation_shortcuts_are_bit_identical() {
+        let mut x = Xs(0x5EED_1234);
+        let mut fast = (0, 0);
+        for i in 0..400_000 {
+            let (a, b) = if i % 2 == 0 {
+                // Unit quaternions from angles (and their rounding).
+                let c = |x: &mut Xs| f64::from(x.next() as i32) / 2_147_483_648.0;
+                let axis = |x: &mut Xs| v3::<Q16>(c(x), c(x), 0.5);
+                let ang = |x: &mut Xs| s(f64::from(x.next() >> 8) / 16_777_216.0 * 7.0 - 3.5);
+                let a = Quat::from_axis_angle(axis(&mut x).normalize(), ang(&mut x));
+                (a, Quat::from_axis_angle(axis(&mut x).normalize(), ang(&mut x)))
+            } else {
+                (
+                    Quat::from_xyzw(x.word(), x.word(), x.word(), x.word()),
+                    Quat::from_xyzw(x.word(), x.word(), x.word(), x.word()),
+                )
+            };
+            let v = Vec3::new(x.word(), x.word(), x.word());
+            let t = Vec3::new(s(f64::from(x.next() as i32) / 2e6), s(f64::from(x.next() as i32) / 2e6), x.word());
+            assert_eq!(a.mul(b), Quat::mul_general(a, b), "{a:?} · {b:?}");
+            assert_eq!(a.rotate(v), a.rotate_general(v), "{a:?} · {v:?}");
+            assert_eq!(a.rotate(t), a.rotate_general(t), "{a:?} · {t:?}");
+            let bits = |q: Quat<Q16>| [q.x.to_bits(), q.y.to_bits(), q.z.to_bits(), q.w.to_bits()];
+            fast.0 += usize::from(quat_mul_bits(bits(a), bits(b)).is_some());
+            let tb = [t.x.to_bits(), t.y.to_bits(), t.z.to_bits()];
+            fast.1 += usize::from(quat_rotate_bits(bits(a), tb).is_some());
+        }
+        // Both paths were exercised.
+        assert!(fast.0 > 150_000 && fast.0 < 390_000, "{fast:?}");
+        assert!(fast.1 > 100_000 && fast.1 < 390_000, "{fast:?}");
     }
 
     #[test]

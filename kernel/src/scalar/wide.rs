@@ -209,6 +209,201 @@ pub(crate) fn lerp_bits(a: i32, b: i32, t: i32) -> i32 {
     }
 }
 
+/// The Q16.16 quotient `n / d` of raw bits when `|n| < |d|` (a quotient of magnitude below 1, such
+/// as an interpolation parameter `(t − t0) / (t1 − t0)`), rounded to nearest with ties away from
+/// zero, in 32-bit arithmetic only; `None` otherwise (the caller divides in 64 bits).
+///
+/// The same value as the 64-bit reference `(|n|·2^16 + ⌊|d|/2⌋) / |d|` with the sign applied
+/// (Q16.16 [`Scalar::div`](super::Scalar::div)): the 16 quotient bits of `|n|·2^16 / |d|` come from
+/// restoring long division (the remainder `r < |d| <= 2^31`, so `2r` fits a `u32`), which gives
+/// `|n|·2^16 = q·|d| + r` with `0 <= r < |d|`; then `(q·|d| + r + ⌊|d|/2⌋) / |d|` is `q + 1` exactly
+/// when `r >= |d| − ⌊|d|/2⌋`, else `q`. The result is at most `2^16`: no saturation.
+#[inline(always)]
+pub(crate) fn div_bits_below_one(n: i32, d: i32) -> Option<i32> {
+    let (un, ud) = (n.unsigned_abs(), d.unsigned_abs());
+    if un >= ud {
+        return None;
+    }
+    let mut r = un;
+    // A marker bit above the quotient bits: 16 steps move it from bit 0 to bit 16.
+    let mut q = 1u32;
+    while q < 0x1_0000 {
+        r <<= 1; // r < ud <= 2^31 before the shift
+        q <<= 1;
+        if r >= ud {
+            r -= ud;
+            q |= 1;
+        }
+    }
+    let q = (q & 0xFFFF) + u32::from(r >= ud - ud / 2);
+    let q = q as i32; // at most 2^16
+    Some(if (n ^ d) < 0 { -q } else { q })
+}
+
+/// A Q16.16 factor of magnitude at most 1 (`2^16`), as its magnitude and sign mask (0 or −1).
+#[derive(Clone, Copy)]
+struct Unit {
+    m: u32,
+    s: i32,
+}
+
+/// A Q16.16 factor other than `i32::MIN`, as the 16-bit halves of its magnitude and its sign mask,
+/// split once for the several products it takes part in.
+#[derive(Clone, Copy)]
+struct Halves {
+    hi: u32,
+    lo: u32,
+    s: i32,
+}
+
+/// `x` as a [`Unit`] (the caller checks `|x| <= 2^16`).
+#[inline(always)]
+fn unit(x: i32) -> Unit {
+    Unit { m: x.unsigned_abs(), s: x >> 31 }
+}
+
+/// `x` as [`Halves`] (the caller checks `x != i32::MIN`).
+#[inline(always)]
+fn halves(x: i32) -> Halves {
+    let m = x.unsigned_abs();
+    Halves { hi: m >> 16, lo: m & 0xFFFF, s: x >> 31 }
+}
+
+/// [`mul_bits`]`(a, b)` for `|a| <= 2^16` and `|b| < 2^31`: [`mag_small`] (two 16×16-bit
+/// products) with the sign applied; the magnitude is at most `|b|`, so nothing saturates.
+#[inline(always)]
+fn unit_product(a: Unit, b: Halves) -> i32 {
+    let m = a.m * b.hi + ((((a.m * b.lo) >> 15) + 1) >> 1); // at most |b| < 2^31
+    let s = a.s ^ b.s;
+    ((m as i32) ^ s).wrapping_sub(s)
+}
+
+/// `true` when each of the four magnitudes is at most 1 (`2^16`). (Written out: at `opt-level =
+/// "s"` an iterator over an array stays a loop through memory.)
+#[inline(always)]
+fn all_unit(a: i32, b: i32, c: i32, d: i32) -> bool {
+    let one = 0x1_0000;
+    a.unsigned_abs() <= one && b.unsigned_abs() <= one && c.unsigned_abs() <= one && d.unsigned_abs() <= one
+}
+
+/// `true` when each of the magnitudes is below `2^bits`.
+#[inline(always)]
+fn all_below(a: i32, b: i32, c: i32, d: i32, bits: u32) -> bool {
+    (a.unsigned_abs() | b.unsigned_abs() | c.unsigned_abs() | d.unsigned_abs()) >> bits == 0
+}
+
+/// The Hamilton product `a · b` of quaternions (raw bits `[x, y, z, w]`), **bit-identical** to
+/// the Q16.16 operations of `Quat::mul` (sixteen products rounded to nearest with ties away from
+/// zero, summed with saturation), when every component of `a` is at most 1 in magnitude and every
+/// component of `b` below `2^13` (`2^29` bits): `None` otherwise.
+///
+/// In that case each product is at most `|b_j| < 2^29` in magnitude ([`unit_product`]), so a sum
+/// of four stays below `2^31` and none of the saturating additions saturates: plain additions give
+/// the same bits. `a`'s magnitudes and signs and `b`'s halves are computed once, not per product.
+#[inline(always)]
+pub(crate) fn quat_mul_bits(a: [i32; 4], b: [i32; 4]) -> Option<[i32; 4]> {
+    let ([ax, ay, az, aw], [bx, by, bz, bw]) = (a, b);
+    if !all_unit(ax, ay, az, aw) || !all_below(bx, by, bz, bw, 29) {
+        return None;
+    }
+    let (ax, ay, az, aw) = (unit(ax), unit(ay), unit(az), unit(aw));
+    let (bx, by, bz, bw) = (halves(bx), halves(by), halves(bz), halves(bw));
+    let p = unit_product;
+    Some([
+        p(aw, bx).wrapping_add(p(ax, bw)).wrapping_add(p(ay, bz)).wrapping_sub(p(az, by)),
+        p(aw, by).wrapping_sub(p(ax, bz)).wrapping_add(p(ay, bw)).wrapping_add(p(az, bx)),
+        p(aw, bz).wrapping_add(p(ax, by)).wrapping_sub(p(ay, bx)).wrapping_add(p(az, bw)),
+        p(aw, bw).wrapping_sub(p(ax, bx)).wrapping_sub(p(ay, by)).wrapping_sub(p(az, bz)),
+    ])
+}
+
+/// `v` rotated by the quaternion `q` (raw bits `[x, y, z, w]` and `[x, y, z]`), **bit-identical**
+/// to the Q16.16 operations of `Quat::rotate` (`t = u × v`, `a = w·t + u × t`, `v + a + a`), when
+/// every component of `q` is at most 1 in magnitude and every component of `v` below `2^10`
+/// (`2^26` bits): `None` otherwise.
+///
+/// In that case `|t_i| <= |v_j| + |v_k| < 2^27`, `|a_i| < 3·2^27` and `|v_i + 2a_i| < 2^31`: no
+/// saturating operation saturates (each product is at most its second factor in magnitude,
+/// [`unit_product`]), so plain additions give the same bits.
+#[inline(always)]
+pub(crate) fn quat_rotate_bits(q: [i32; 4], v: [i32; 3]) -> Option<[i32; 3]> {
+    let ([x, y, z, w], [v0, v1, v2]) = (q, v);
+    if !all_unit(x, y, z, w) || !all_below(v0, v1, v2, 0, 26) {
+        return None;
+    }
+    let (x, y, z, w) = (unit(x), unit(y), unit(z), unit(w));
+    let p = unit_product;
+    let (vx, vy, vz) = (halves(v0), halves(v1), halves(v2));
+    let tx = p(y, vz).wrapping_sub(p(z, vy));
+    let ty = p(z, vx).wrapping_sub(p(x, vz));
+    let tz = p(x, vy).wrapping_sub(p(y, vx));
+    let (hx, hy, hz) = (halves(tx), halves(ty), halves(tz));
+    let ax = p(w, hx).wrapping_add(p(y, hz).wrapping_sub(p(z, hy)));
+    let ay = p(w, hy).wrapping_add(p(z, hx).wrapping_sub(p(x, hz)));
+    let az = p(w, hz).wrapping_add(p(x, hy).wrapping_sub(p(y, hx)));
+    Some([
+        v0.wrapping_add(ax).wrapping_add(ax),
+        v1.wrapping_add(ay).wrapping_add(ay),
+        v2.wrapping_add(az).wrapping_add(az),
+    ])
+}
+
+/// `round(m² / 2^16)` (half up) for `m <= 2^16`, in one 32-bit product: below `2^16` the square
+/// plus `2^15` stays below `2^32`; `2^16` (whose square wraps to 0) adds its own square root back.
+#[inline(always)]
+fn square_unit(m: u32) -> u32 {
+    (m.wrapping_mul(m).wrapping_add(0x8000) >> 16) + (m & 0x1_0000)
+}
+
+/// The Q16.16 normalisation of a quaternion `q` (raw bits `[x, y, z, w]`) that is already within
+/// `2^-8` of unit length, **bit-identical** to the Q16.16 operations of the first branch of the
+/// skeleton's `normalize_quat` (`n² = q·q`, `d = n² − 1`, `|d| < 1/256`: `y = 1 − d·½`, one Newton
+/// step `inv = y·(3/2 − (½·n²)·(y·y))`, then `q·inv`, every product rounded to nearest with ties
+/// away from zero), with each product specialised to the ranges that branch guarantees: `None`
+/// when a component's magnitude is above 1 or `|d| >= 1/256` (the caller takes the general path).
+///
+/// Why each step gives the same bits (all values positive unless said, so "ties away from zero"
+/// is "half up", `⌊(p + 2^15) / 2^16⌋`):
+/// - the squares: [`square_unit`]; their sum is at most `2^18` (no saturation);
+/// - `d·½`: `⌊(|d| + 1) / 2⌋` with the sign of `d`, `|d| <= 255`, so `y = 2^16 + e`, `|e| <= 128`;
+/// - `y·y = 2^16 + 2e + ⌊(e² + 2^15) / 2^16⌋ = 2^16 + 2e` (`e² <= 2^14`);
+/// - `½·n² = ⌊(n² + 1) / 2⌋ <= 32,896`, times `y·y <= 65,792`: below `2^31`, one `u32` product;
+/// - `y·z = z + ⌊(e·z + 2^15) / 2^16⌋` (`z > 0`, `|e·z| < 2^25`, an arithmetic shift is the floor);
+/// - `|c|·inv = |c| + ⌊(|c|·f + 2^15) / 2^16⌋` with `f = inv − 2^16` (`|f| < 2^9`, `|c| <= 2^16`),
+///   then the sign of `c` (`inv > 0`); nothing saturates (the results are at most `2^16 + 2^9`).
+#[inline(always)]
+pub(crate) fn quat_normalize_near_bits(q: [i32; 4]) -> Option<[i32; 4]> {
+    let [x, y, z, w] = q;
+    let (mx, my, mz, mw) = (x.unsigned_abs(), y.unsigned_abs(), z.unsigned_abs(), w.unsigned_abs());
+    if mx > 0x1_0000 || my > 0x1_0000 || mz > 0x1_0000 || mw > 0x1_0000 {
+        return None;
+    }
+    // At most 4·2^16: fits both a u32 and an i32.
+    let n2 = square_unit(mx) + square_unit(my) + square_unit(mz) + square_unit(mw);
+    let d = n2 as i32 - 0x1_0000;
+    if d.unsigned_abs() >= 256 {
+        return None;
+    }
+    // e = −round(d·½): y = 1 − d·½ = 2^16 + e.
+    let e = if d >= 0 { -((d + 1) >> 1) } else { (1 - d) >> 1 };
+    let yy = (0x1_0000 + 2 * e) as u32; // y·y
+    let half_n2 = (n2 + 1) >> 1; // ½·n²
+    let b = (half_n2 * yy + 0x8000) >> 16; // (½·n²)·(y·y), below 2^31 before the shift
+    let zz = 0x1_8000 - b as i32; // 3/2 − (½·n²)·(y·y)
+    let f = (e * zz + 0x8000) >> 16; // inv = y·z = z + f', f = inv − 2^16
+    let f = zz + f - 0x1_0000;
+    let scale = |c: i32| {
+        let m = c.unsigned_abs() as i32; // at most 2^16
+        let r = m + ((m * f + 0x8000) >> 16);
+        if c < 0 {
+            -r
+        } else {
+            r
+        }
+    };
+    Some([scale(x), scale(y), scale(z), scale(w)])
+}
+
 /// `v` saturated to the `i32` range.
 #[inline(always)]
 pub(crate) fn sat_i32(v: i64) -> i32 {
@@ -385,6 +580,58 @@ mod tests {
             let (a, b) = (x.next(), x.next());
             assert_eq!(mul_u32_wide(a, b), u64::from(a) * u64::from(b), "{a:#x} × {b:#x}");
         }
+    }
+
+    #[test]
+    fn short_division_is_bit_identical_to_the_64_bit_one() {
+        let reference = |n: i32, d: i32| super::super::div_round_i64(i64::from(n) << 16, i64::from(d));
+        // Hand-computed: 1/3 = 21845.33 steps → 21845; 2/3 = 43690.67 → 43691; a tie: 1 step / 2
+        // = ½ step → 1 (away from zero), and −1; |n| >= |d| is not this function's.
+        assert_eq!(div_bits_below_one(1 << 16, 3 << 16), Some(21845));
+        assert_eq!(div_bits_below_one(2 << 16, 3 << 16), Some(43691));
+        assert_eq!(div_bits_below_one(-2 << 16, 3 << 16), Some(-43691));
+        assert_eq!(div_bits_below_one(1, 0x2_0000), Some(1));
+        assert_eq!(div_bits_below_one(1, -0x2_0000), Some(-1));
+        assert_eq!(div_bits_below_one(0, 1), Some(0));
+        assert_eq!(div_bits_below_one(i32::MAX, i32::MIN), Some(-0x1_0000));
+        assert_eq!(div_bits_below_one(3, 3), None);
+        assert_eq!(div_bits_below_one(0, 0), None);
+        assert_eq!(div_bits_below_one(i32::MIN, i32::MIN), None);
+        for &n in &EDGES {
+            for &d in &EDGES {
+                if let Some(q) = div_bits_below_one(n, d) {
+                    assert_eq!(q, reference(n, d), "{n} / {d}");
+                } else {
+                    assert!(n.unsigned_abs() >= d.unsigned_abs(), "{n} / {d}");
+                }
+            }
+        }
+        // Ties (a quotient exactly half way between two steps needs an even divisor).
+        for d in 1i32..3000 {
+            for n in [0, 1, d / 2, d - 1] {
+                if n < d {
+                    assert_eq!(div_bits_below_one(n, 2 * d), Some(reference(n, 2 * d)), "{n} / {}", 2 * d);
+                    assert_eq!(div_bits_below_one(-n, 2 * d), Some(reference(-n, 2 * d)), "-{n} / {}", 2 * d);
+                }
+            }
+        }
+        let mut x = Xs(0x0DDB_1A5E);
+        let mut hits = 0;
+        for _ in 0..4_000_000 {
+            let (a, b) = (x.operand(), x.operand());
+            let (n, d) = if a.unsigned_abs() < b.unsigned_abs() { (a, b) } else { (b, a) };
+            if let Some(q) = div_bits_below_one(n, d) {
+                assert_eq!(q, reference(n, d), "{n} / {d}");
+                hits += 1;
+            }
+            // The interpolation parameter's case: 0 <= n < d.
+            let d = (x.next() >> (x.next() & 31)).max(1) as i32 & i32::MAX;
+            let n = ((u64::from(x.next()) * d as u64) >> 32) as i32;
+            if d > 0 {
+                assert_eq!(div_bits_below_one(n, d), Some(reference(n, d)), "{n} / {d}");
+            }
+        }
+        assert!(hits > 3_000_000, "{hits}");
     }
 
     #[test]

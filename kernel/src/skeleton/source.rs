@@ -312,8 +312,24 @@ fn ratio<S: Scalar>(a: S, b: S) -> S {
 /// apart) it is one square root and one reciprocal (with the `fast-math` feature, whose f32 square
 /// root is up to 6 % off, refined by three Newton steps). Otherwise (or for NaN) it is
 /// [`Quat::normalize`] (accurate for any magnitude; the zero quaternion gives the identity).
+///
+/// In Q16.16 the first case (within 2⁻⁸ of unit length, components at most 1) is computed by
+/// `wide::quat_normalize_near_bits`: the same operations with each product specialised to the
+/// ranges the case guarantees, so the same bits for a fraction of the instructions.
 #[inline(always)]
 fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
+    if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 {
+        let bits = [q.x.to_q16_bits(), q.y.to_q16_bits(), q.z.to_q16_bits(), q.w.to_q16_bits()];
+        if let Some([x, y, z, w]) = crate::scalar::wide::quat_normalize_near_bits(bits) {
+            return Quat::from_xyzw(S::from_q16_bits(x), S::from_q16_bits(y), S::from_q16_bits(z), S::from_q16_bits(w));
+        }
+    }
+    normalize_quat_general(q)
+}
+
+/// [`normalize_quat`] without the Q16.16 shortcut (every case through [`Scalar`] operations).
+#[inline(always)]
+fn normalize_quat_general<S: Scalar>(q: Quat<S>) -> Quat<S> {
     let n2 = q.dot(q);
     let d = n2.sub(S::ONE);
     // One Newton step for 1/√n²: y·(3 − n²·y²)/2.
@@ -793,5 +809,73 @@ impl<'a, S: Scalar> SkelClipSource<S> for SliceSkelClip<'a, S> {
     }
     fn event(&self, i: usize) -> Option<ClipEvent<S>> {
         self.events.get(i).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scalar::Q16;
+
+    /// xorshift32: a fixed pseudo-random sequence.
+    struct Xs(u32);
+    impl Xs {
+        fn next(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            self.0
+        }
+    }
+
+    fn quat(b: [i32; 4]) -> Quat<Q16> {
+        Quat::from_xyzw(Q16::from_bits(b[0]), Q16::from_bits(b[1]), Q16::from_bits(b[2]), Q16::from_bits(b[3]))
+    }
+
+    /// The Q16.16 shortcut of `normalize_quat` gives the bits of the general path, on quaternions
+    /// near unit length (lerps of unit quaternions, sums of weighted ones), on the edges of its
+    /// case (`|n² − 1|` of 255 and 256 steps, components of exactly ±1), and away from it.
+    #[test]
+    fn q16_near_unit_normalisation_is_bit_identical() {
+        let check = |b: [i32; 4]| {
+            let q = quat(b);
+            assert_eq!(normalize_quat(q), normalize_quat_general(q), "{b:?}");
+        };
+        for b in [
+            [0, 0, 0, 0x1_0000],
+            [0, 0, 0, -0x1_0000],
+            [0x1_0000, 0, 0, 0],
+            [0x1_0000, 1, 0, 0],
+            [0x1_0000, 0x1_0000, 0, 0],
+            [0, 0, 0, 0x1_0001],
+            [0, 0, 0, 0],
+            [0, 0, 0, 0xFF80], // n² = 65280: d = −256, outside
+            [0, 0, 0, 0xFF81], // d = −254
+            [0, 0, 0x7FFF, 0xDDB3],
+            [i32::MIN, 0, 0, 0],
+            [46341, 46341, 0, 0],
+            [-46341, 46341, -1, 2],
+        ] {
+            check(b);
+        }
+        let mut x = Xs(0x1234_5678);
+        let mut near = 0;
+        for _ in 0..300_000 {
+            // A random direction, scaled to a length within 1/384 of 1 (n² within about 1/192).
+            let v: [f64; 4] = core::array::from_fn(|_| f64::from(x.next() as i32) / 2_147_483_648.0);
+            let n = v.iter().map(|c| c * c).sum::<f64>().sqrt().max(1e-9);
+            let len = 1.0 + (f64::from(x.next() as i32) / 2_147_483_648.0) / 384.0;
+            let b = v.map(|c| (c / n * len * 65536.0).round() as i32);
+            let q = quat(b);
+            let n2 = q.dot(q).to_bits() - 0x1_0000;
+            if n2.abs() < 256 {
+                near += 1;
+            }
+            check(b);
+            // Small perturbations of the components, and arbitrary words.
+            check(b.map(|c| c.wrapping_add((x.next() >> 29) as i32 - 4)));
+            check([x.next() as i32 >> 14, x.next() as i32 >> 14, x.next() as i32 >> 15, x.next() as i32 >> 15]);
+        }
+        assert!(near > 200_000, "{near}");
     }
 }
