@@ -292,6 +292,41 @@ fn all_below(a: i32, b: i32, c: i32, d: i32, bits: u32) -> bool {
     (a.unsigned_abs() | b.unsigned_abs() | c.unsigned_abs() | d.unsigned_abs()) >> bits == 0
 }
 
+/// A Q16.16 factor of magnitude at most 1 (a blend weight, an interpolation parameter) prepared
+/// once for several products with any other factor: [`UnitFactor::mul`] is [`mul_bits`] without
+/// deciding which factor is small on every call.
+#[derive(Clone, Copy)]
+pub(crate) struct UnitFactor(Unit);
+
+impl UnitFactor {
+    /// `w` prepared, or `None` when `|w| > 1` (`2^16`).
+    #[inline(always)]
+    pub(crate) fn new(w: i32) -> Option<Self> {
+        if w.unsigned_abs() <= 0x1_0000 {
+            Some(Self(unit(w)))
+        } else {
+            None
+        }
+    }
+
+    /// The factor negated (exact: its magnitude is at most 1).
+    #[inline(always)]
+    pub(crate) fn neg(self) -> Self {
+        let Unit { m, s } = self.0;
+        // A zero factor stays positive, as the saturating negation of 0 gives 0 (the sign of a
+        // zero product is irrelevant anyway).
+        Self(Unit { m, s: if m == 0 { 0 } else { !s } })
+    }
+
+    /// [`mul_bits`]`(w, x)` for any `x`: the rounded magnitude from [`mag_small`] (at most
+    /// `2^31`, reached only by `|w| = 1` and `x = i32::MIN`), the sign, saturated.
+    #[inline(always)]
+    pub(crate) fn mul(self, x: i32) -> i32 {
+        let Unit { m, s } = self.0;
+        signed_saturated(mag_small(m, x.unsigned_abs()), s ^ (x >> 31))
+    }
+}
+
 /// The Hamilton product `a · b` of quaternions (raw bits `[x, y, z, w]`), **bit-identical** to
 /// the Q16.16 operations of `Quat::mul` (sixteen products rounded to nearest with ties away from
 /// zero, summed with saturation), when every component of `a` is at most 1 in magnitude and every
@@ -579,6 +614,29 @@ mod tests {
         for _ in 0..2_000_000 {
             let (a, b) = (x.next(), x.next());
             assert_eq!(mul_u32_wide(a, b), u64::from(a) * u64::from(b), "{a:#x} × {b:#x}");
+        }
+    }
+
+    #[test]
+    fn unit_factor_product_is_bit_identical_to_the_i64_reference() {
+        let mut x = Xs(0x0F0F_1234);
+        assert!(UnitFactor::new(0x1_0001).is_none() && UnitFactor::new(i32::MIN).is_none());
+        for i in 0..2000 + EDGES.len() {
+            // The edge values of magnitude at most 1, then random weights in [−1, 1].
+            let w = EDGES.get(i).copied().unwrap_or_else(|| (x.next() as i32) >> 15);
+            if w.unsigned_abs() > 0x1_0000 {
+                continue;
+            }
+            let Some(u) = UnitFactor::new(w) else { panic!("{w} is a unit factor") };
+            for &v in &EDGES {
+                assert_eq!(u.mul(v), mul_bits_i64(w, v), "{w} × {v}");
+                assert_eq!(u.neg().mul(v), mul_bits_i64(-w, v), "−{w} × {v}");
+            }
+            for _ in 0..1000 {
+                let v = x.operand();
+                assert_eq!(u.mul(v), mul_bits_i64(w, v), "{w} × {v}");
+                assert_eq!(u.neg().mul(v), mul_bits_i64(-w, v), "−{w} × {v}");
+            }
         }
     }
 
