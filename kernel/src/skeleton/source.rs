@@ -9,7 +9,7 @@
 //! scalars, or 16-bit quantised values with a per-channel range).
 
 use crate::math::{Quat, Transform2, Transform3, Vec2, Vec3};
-use crate::scalar::wide::UnitFactor;
+use crate::scalar::wide::{UnitFactor, SPLIT};
 use crate::scalar::Scalar;
 
 /// A read-only array of scalars: a slice in RAM, or words in a blob.
@@ -314,12 +314,14 @@ fn ratio<S: Scalar>(a: S, b: S) -> S {
 /// root is up to 6 % off, refined by three Newton steps). Otherwise (or for NaN) it is
 /// [`Quat::normalize`] (accurate for any magnitude; the zero quaternion gives the identity).
 ///
-/// In Q16.16 the first case (within 2⁻⁸ of unit length, components at most 1) is computed by
-/// `wide::quat_normalize_near_bits`: the same operations with each product specialised to the
-/// ranges the case guarantees, so the same bits for a fraction of the instructions.
+/// In Q16.16 without a long multiply (the Cortex-M0, `wide::SPLIT`), the first case (within 2⁻⁸
+/// of unit length, components at most 1) is computed by `wide::quat_normalize_near_bits`: the same
+/// operations with each product specialised to the ranges the case guarantees, so the same bits
+/// for a fraction of the instructions (elsewhere the general code is kept: the products are cheap
+/// there, and the Cortex-M4F benchmark image has no flash to spare for a second copy).
 #[inline(always)]
 fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
-    if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 {
+    if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 && SPLIT {
         let bits = [q.x.to_q16_bits(), q.y.to_q16_bits(), q.z.to_q16_bits(), q.w.to_q16_bits()];
         if let Some([x, y, z, w]) = crate::scalar::wide::quat_normalize_near_bits(bits) {
             return Quat::from_xyzw(S::from_q16_bits(x), S::from_q16_bits(y), S::from_q16_bits(z), S::from_q16_bits(w));
@@ -373,8 +375,9 @@ fn nlerp_quat<S: Scalar>(a: Quat<S>, b: Quat<S>, t: S) -> Quat<S> {
 /// Q16.16 `acc + pose·weight` as the blending jobs accumulate it (translation and scale times
 /// `weight`, the rotation times `uq`, which is `weight` or its negation), with the weight prepared
 /// once ([`UnitFactor`], `|weight| <= 1`): the same bits as the [`Scalar`] operations of
-/// `blend_accumulate` and `blend_first`, in fewer instructions on a Cortex-M0. A scale of exactly
-/// 1 (the usual one) times the weight is the weight (no rounding).
+/// `blend_accumulate` and `blend_first`, in fewer instructions on a Cortex-M0 (used only where
+/// `wide::SPLIT`). A scale of exactly 1 (the usual one) times the weight is the weight (no
+/// rounding).
 #[inline(always)]
 fn weighted_q16<S: Scalar>(
     acc: Transform3<S>,
@@ -448,7 +451,7 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
     fn blend_accumulate(acc: Self, reference: Self, pose: Self, weight: S) -> Self {
         let q = pose.rotation;
         let flip = q.dot(reference.rotation) < S::ZERO;
-        if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 {
+        if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 && SPLIT {
             if let Some(u) = UnitFactor::new(weight.to_q16_bits()) {
                 return weighted_q16(acc, pose, u, if flip { u.neg() } else { u }, weight);
             }
@@ -467,7 +470,7 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
         // product rounds to a non-negative value in Q16.16, and saturating sums of them stay
         // non-negative; in f32 it is non-negative or NaN), so the weight is never negated. The
         // zero terms are still added, which keeps f32's `-0.0 + 0.0 = +0.0`.
-        if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 {
+        if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 && SPLIT {
             if let Some(u) = UnitFactor::new(weight.to_q16_bits()) {
                 return weighted_q16(Self::BLEND_ZERO, pose, u, u, weight);
             }
