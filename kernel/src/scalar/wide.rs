@@ -327,6 +327,36 @@ impl UnitFactor {
     }
 }
 
+/// Whether the Q16.16 dot product of the quaternions `a` and `b` (raw bits), as `Quat::dot`
+/// computes it (four products rounded to nearest, saturating sum), is negative, decided from
+/// products of the components shifted right by 8 bits when that is certain: `None` when it is not
+/// (a dot product within about `2^-4` of 0) or a component is outside `[−2, 2)` (the caller then
+/// computes the dot product).
+///
+/// With `a = 256·ah + al` (`al` in `[0, 255]`, `|ah| <= 512`), and `b` likewise:
+/// `a·b / 2^16 − ah·bh = (ah·bl + al·bh) / 256 + al·bl / 2^16`, less than `1020 + 1` in
+/// magnitude; the rounded product is within ½ of `a·b / 2^16`, and none of the four saturates
+/// (each is at most `2^18`), so the dot product is within `4·1021.5 < 4096` of `Σ ah·bh`. A sum of
+/// at least 4096 in magnitude therefore has the dot product's sign (and it is not 0).
+#[inline(always)]
+pub(crate) fn quat_dot_negative(a: [i32; 4], b: [i32; 4]) -> Option<bool> {
+    let ([ax, ay, az, aw], [bx, by, bz, bw]) = (a, b);
+    // Every component in [−2^17, 2^17): its offset by 2^17 below 2^18.
+    let o = |v: i32| v.wrapping_add(1 << 17) as u32;
+    if (o(ax) | o(ay) | o(az) | o(aw) | o(bx) | o(by) | o(bz) | o(bw)) >> 18 != 0 {
+        return None;
+    }
+    // Each product at most 2^18 in magnitude: no overflow.
+    let p = (ax >> 8) * (bx >> 8) + (ay >> 8) * (by >> 8) + (az >> 8) * (bz >> 8) + (aw >> 8) * (bw >> 8);
+    if p >= 4096 {
+        Some(false)
+    } else if p <= -4096 {
+        Some(true)
+    } else {
+        None
+    }
+}
+
 /// The Hamilton product `a · b` of quaternions (raw bits `[x, y, z, w]`), **bit-identical** to
 /// the Q16.16 operations of `Quat::mul` (sixteen products rounded to nearest with ties away from
 /// zero, summed with saturation), when every component of `a` is at most 1 in magnitude and every

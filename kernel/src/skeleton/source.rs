@@ -365,10 +365,24 @@ fn normalize_far<S: Scalar>(x: S, y: S, z: S, w: S) -> Quat<S> {
     Quat::from_xyzw(x, y, z, w).normalize()
 }
 
+/// `a · b < 0` (whether `b` is on the far hemisphere from `a`). In Q16.16 without a long multiply
+/// (`wide::SPLIT`) decided from a coarse estimate of the dot product when that is certain
+/// (`wide::quat_dot_negative`: the same answer), computing the dot product only when it is near 0.
+#[inline(always)]
+fn dot_negative<S: Scalar>(a: Quat<S>, b: Quat<S>) -> bool {
+    if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 && SPLIT {
+        let bits = |q: Quat<S>| [q.x.to_q16_bits(), q.y.to_q16_bits(), q.z.to_q16_bits(), q.w.to_q16_bits()];
+        if let Some(negative) = crate::scalar::wide::quat_dot_negative(bits(a), bits(b)) {
+            return negative;
+        }
+    }
+    a.dot(b) < S::ZERO
+}
+
 /// Normalised lerp on the shortest arc, as [`Quat::nlerp`], normalised by [`normalize_quat`].
 #[inline(always)]
 fn nlerp_quat<S: Scalar>(a: Quat<S>, b: Quat<S>, t: S) -> Quat<S> {
-    let b = if a.dot(b) < S::ZERO { b.neg() } else { b };
+    let b = if dot_negative(a, b) { b.neg() } else { b };
     normalize_quat(Quat::from_xyzw(a.x.lerp(b.x, t), a.y.lerp(b.y, t), a.z.lerp(b.z, t), a.w.lerp(b.w, t)))
 }
 
@@ -450,7 +464,7 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
     #[inline(always)]
     fn blend_accumulate(acc: Self, reference: Self, pose: Self, weight: S) -> Self {
         let q = pose.rotation;
-        let flip = q.dot(reference.rotation) < S::ZERO;
+        let flip = dot_negative(q, reference.rotation);
         if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 && SPLIT {
             if let Some(u) = UnitFactor::new(weight.to_q16_bits()) {
                 return weighted_q16(acc, pose, u, if flip { u.neg() } else { u }, weight);
@@ -918,6 +932,35 @@ mod tests {
             let zero = <Transform3<Q16> as Joint<Q16>>::BLEND_ZERO;
             assert_eq!(Transform3::blend_first(pose, weight), general(zero, pose, pose, weight), "{pose:?} {weight:?}");
         }
+    }
+
+    /// `dot_negative`'s estimate, when it decides, agrees with the sign of the dot product: on
+    /// unit quaternions at any angle (also nearly orthogonal ones, where it must not decide wrongly),
+    /// and on any words.
+    #[test]
+    fn q16_dot_sign_estimate_agrees_with_the_dot_product() {
+        let mut x = Xs(0x7777_1357);
+        let mut decided = 0;
+        for i in 0..1_000_000 {
+            let b = |x: &mut Xs, shift: u32| [0; 4].map(|_: i32| (x.next() as i32) >> shift);
+            let (a, c) = match i % 3 {
+                0 => (b(&mut x, 15), b(&mut x, 15)),
+                1 => {
+                    // Nearly orthogonal: c = a rotated a quarter turn in one plane, plus noise.
+                    let a = b(&mut x, 16);
+                    let shift = 20 + x.next() % 8;
+                    let n = b(&mut x, shift);
+                    (a, [-a[1] + n[0], a[0] + n[1], -a[3] + n[2], a[2] + n[3]])
+                }
+                _ => (b(&mut x, i as u32 % 17), b(&mut x, 14)),
+            };
+            if let Some(negative) = crate::scalar::wide::quat_dot_negative(a, c) {
+                decided += 1;
+                assert_eq!(negative, quat(a).dot(quat(c)) < Q16::ZERO, "{a:?} · {c:?}");
+            }
+            assert_eq!(dot_negative(quat(a), quat(c)), quat(a).dot(quat(c)) < Q16::ZERO, "{a:?} · {c:?}");
+        }
+        assert!(decided > 300_000, "{decided}");
     }
 
     /// The Q16.16 shortcut of `normalize_quat` gives the bits of the general path, on quaternions
