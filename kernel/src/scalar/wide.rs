@@ -292,38 +292,49 @@ fn all_below(a: i32, b: i32, c: i32, d: i32, bits: u32) -> bool {
     (a.unsigned_abs() | b.unsigned_abs() | c.unsigned_abs() | d.unsigned_abs()) >> bits == 0
 }
 
-/// A Q16.16 factor of magnitude at most 1 (a blend weight, an interpolation parameter) prepared
-/// once for several products with any other factor: [`UnitFactor::mul`] is [`mul_bits`] without
-/// deciding which factor is small on every call.
+/// A Q16.16 factor of magnitude below 1 (a blend weight, an interpolation parameter) prepared
+/// once for several products with any other factor: [`UnitFactor::mul`] gives the bits of
+/// [`mul_bits`] without deciding which factor is small, and without a saturation test, on every
+/// call.
 #[derive(Clone, Copy)]
-pub(crate) struct UnitFactor(Unit);
+pub(crate) struct UnitFactor {
+    /// `|w| < 2^16`.
+    m: u32,
+    /// The sign mask of `w` (0 or −1).
+    s: i32,
+}
 
 impl UnitFactor {
-    /// `w` prepared, or `None` when `|w| > 1` (`2^16`).
+    /// `w` prepared, or `None` when `|w| >= 1` (`2^16`).
     #[inline(always)]
     pub(crate) fn new(w: i32) -> Option<Self> {
-        if w.unsigned_abs() <= 0x1_0000 {
-            Some(Self(unit(w)))
+        let m = w.unsigned_abs();
+        if m < 0x1_0000 {
+            Some(Self { m, s: w >> 31 })
         } else {
             None
         }
     }
 
-    /// The factor negated (exact: its magnitude is at most 1).
+    /// The factor negated (exact: its magnitude is below 1).
     #[inline(always)]
     pub(crate) fn neg(self) -> Self {
-        let Unit { m, s } = self.0;
-        // A zero factor stays positive, as the saturating negation of 0 gives 0 (the sign of a
-        // zero product is irrelevant anyway).
-        Self(Unit { m, s: if m == 0 { 0 } else { !s } })
+        Self { m: self.m, s: !self.s }
     }
 
-    /// [`mul_bits`]`(w, x)` for any `x`: the rounded magnitude from [`mag_small`] (at most
-    /// `2^31`, reached only by `|w| = 1` and `x = i32::MIN`), the sign, saturated.
+    /// [`mul_bits`]`(w, x)` for any `x`. With `x = xh·2^16 + xl` (`xh = x >> 16` signed, `xl` in
+    /// `[0, 2^16)`): `|w|·x = |w|·xh·2^16 + |w|·xl`, and rounding to nearest with ties away from
+    /// zero (the sign of `x`) is `⌊(|w|·x + 2^15 − [x < 0]) / 2^16⌋`, so the product is
+    /// `|w|·xh + ⌊(|w|·xl + 2^15 − [x < 0]) / 2^16⌋` exactly: the low sum is below
+    /// `(2^16 − 1)² + 2^15 < 2^32` (a `u32`), the whole below `|x|` in magnitude (no saturation:
+    /// `|w| < 1`); then the sign of `w` (the rounding is symmetric).
     #[inline(always)]
     pub(crate) fn mul(self, x: i32) -> i32 {
-        let Unit { m, s } = self.0;
-        signed_saturated(mag_small(m, x.unsigned_abs()), s ^ (x >> 31))
+        let (xh, xl) = (x >> 16, x as u32 & 0xFFFF);
+        let bias = 0x8000u32.wrapping_add((x >> 31) as u32); // 2^15, or 2^15 − 1 for x < 0
+        let low = (self.m * xl + bias) >> 16; // below 2^16
+        let r = (self.m as i32) * xh + low as i32; // |r| < 2^31
+        (r ^ self.s).wrapping_sub(self.s)
     }
 }
 
@@ -650,11 +661,12 @@ mod tests {
     #[test]
     fn unit_factor_product_is_bit_identical_to_the_i64_reference() {
         let mut x = Xs(0x0F0F_1234);
+        assert!(UnitFactor::new(0x1_0000).is_none() && UnitFactor::new(-0x1_0000).is_none());
         assert!(UnitFactor::new(0x1_0001).is_none() && UnitFactor::new(i32::MIN).is_none());
         for i in 0..2000 + EDGES.len() {
-            // The edge values of magnitude at most 1, then random weights in [−1, 1].
+            // The edge values of magnitude below 1, then random weights in (−1, 1).
             let w = EDGES.get(i).copied().unwrap_or_else(|| (x.next() as i32) >> 15);
-            if w.unsigned_abs() > 0x1_0000 {
+            if w.unsigned_abs() >= 0x1_0000 {
                 continue;
             }
             let Some(u) = UnitFactor::new(w) else { panic!("{w} is a unit factor") };

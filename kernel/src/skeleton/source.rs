@@ -388,7 +388,7 @@ fn nlerp_quat<S: Scalar>(a: Quat<S>, b: Quat<S>, t: S) -> Quat<S> {
 
 /// Q16.16 `acc + pose·weight` as the blending jobs accumulate it (translation and scale times
 /// `weight`, the rotation times `uq`, which is `weight` or its negation), with the weight prepared
-/// once ([`UnitFactor`], `|weight| <= 1`): the same bits as the [`Scalar`] operations of
+/// once ([`UnitFactor`], `|weight| < 1`): the same bits as the [`Scalar`] operations of
 /// `blend_accumulate` and `blend_first`, in fewer instructions on a Cortex-M0 (used only where
 /// `wide::SPLIT`). A scale of exactly 1 (the usual one) times the weight is the weight (no
 /// rounding).
@@ -889,8 +889,8 @@ mod tests {
         Quat::from_xyzw(Q16::from_bits(b[0]), Q16::from_bits(b[1]), Q16::from_bits(b[2]), Q16::from_bits(b[3]))
     }
 
-    /// The Q16.16 shortcut of `blend_first` and `blend_accumulate` (weights of magnitude at most
-    /// 1, prepared once) gives the bits of the general operations, written out here as the general
+    /// The Q16.16 shortcut of `blend_first` and `blend_accumulate` (weights of magnitude below 1,
+    /// prepared once; ±1 and beyond take the general path) gives the bits of the general operations, written out here as the general
     /// path computes them: on poses with any translations (also saturating ones), unit and other
     /// rotations, unit and other scales, and weights of both signs.
     #[test]
