@@ -890,9 +890,10 @@ mod tests {
     }
 
     /// The Q16.16 shortcut of `blend_first` and `blend_accumulate` (weights of magnitude below 1,
-    /// prepared once; ±1 and beyond take the general path) gives the bits of the general operations, written out here as the general
-    /// path computes them: on poses with any translations (also saturating ones), unit and other
-    /// rotations, unit and other scales, and weights of both signs.
+    /// prepared once; ±1 and beyond take the general path) gives the bits of the general
+    /// operations, written out here as the general path computes them: on poses with any
+    /// translations (also saturating ones), unit and other rotations, unit and other scales, and
+    /// weights of both signs.
     #[test]
     fn q16_weighted_accumulation_is_bit_identical() {
         let general = |acc: Transform3<Q16>, reference: Transform3<Q16>, pose: Transform3<Q16>, weight: Q16| {
