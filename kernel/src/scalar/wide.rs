@@ -169,18 +169,18 @@ pub(crate) fn lerp_bits_i64(a: i32, b: i32, t: i32) -> i32 {
 }
 
 /// As [`lerp_bits_i64`] without a 64-bit multiply. The usual case, `b − a` fitting an `i32` and
-/// `|t| <= 1`: `r = round(d·t)` from [`mag_small`] (below `2^32`); when it is below `2^31` it fits
-/// an `i32` and the result is `a + r` saturated, as in the reference. Otherwise
-/// [`lerp_bits_wide`], out of line.
+/// `|t| < 1`: `round(d·t)` is [`UnitFactor::mul`] (exact, below `|d|` in magnitude), and the
+/// result is `a + round(d·t)` saturated, as in the reference; `t = 1` gives `a + d = b`.
+/// Otherwise [`lerp_bits_wide`], out of line.
 #[inline(always)]
 pub(crate) fn lerp_bits_split(a: i32, b: i32, t: i32) -> i32 {
     let (d, overflow) = b.overflowing_sub(a);
-    let ut = t.unsigned_abs();
-    if !overflow && ut <= 0x1_0000 {
-        let m = mag_small(ut, d.unsigned_abs());
-        if m >> 31 == 0 {
-            let sign = (d ^ t) >> 31;
-            return a.saturating_add(((m as i32) ^ sign).wrapping_sub(sign));
+    if !overflow {
+        if let Some(u) = UnitFactor::new(t) {
+            return a.saturating_add(u.mul(d));
+        }
+        if t == 0x1_0000 {
+            return b;
         }
     }
     lerp_bits_wide(a, b, t)
