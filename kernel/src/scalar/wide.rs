@@ -435,8 +435,9 @@ fn square_unit(m: u32) -> u32 {
 /// `2^-8` of unit length, **bit-identical** to the Q16.16 operations of the first branch of the
 /// skeleton's `normalize_quat` (`n² = q·q`, `d = n² − 1`, `|d| < 1/256`: `y = 1 − d·½`, one Newton
 /// step `inv = y·(3/2 − (½·n²)·(y·y))`, then `q·inv`, every product rounded to nearest with ties
-/// away from zero), with each product specialised to the ranges that branch guarantees: `None`
-/// when a component's magnitude is above 1 or `|d| >= 1/256` (the caller takes the general path).
+/// away from zero), with each product specialised to the ranges that branch guarantees; the second
+/// branch (`|d| < 1/4`) is [`quat_normalize_mid_bits`]. `None` when a component's magnitude is
+/// above 1 or `|d| >= 1/4` (the caller takes the general path).
 ///
 /// Why each step gives the same bits (all values positive unless said, so "ties away from zero"
 /// is "half up", `⌊(p + 2^15) / 2^16⌋`):
@@ -458,7 +459,7 @@ pub(crate) fn quat_normalize_near_bits(q: [i32; 4]) -> Option<[i32; 4]> {
     let n2 = square_unit(mx) + square_unit(my) + square_unit(mz) + square_unit(mw);
     let d = n2 as i32 - 0x1_0000;
     if d.unsigned_abs() >= 256 {
-        return None;
+        return if d.unsigned_abs() < 0x4000 { quat_normalize_mid_bits(q, n2, d) } else { None };
     }
     // e = −round(d·½): y = 1 − d·½ = 2^16 + e.
     let e = if d >= 0 { -((d + 1) >> 1) } else { (1 - d) >> 1 };
@@ -478,6 +479,58 @@ pub(crate) fn quat_normalize_near_bits(q: [i32; 4]) -> Option<[i32; 4]> {
         }
     };
     Some([scale(x), scale(y), scale(z), scale(w)])
+}
+
+/// The second case of the skeleton's `normalize_quat` in Q16.16 (`1/256 <= |d| < 1/4`, `n²`
+/// and `d` from [`quat_normalize_near_bits`], components at most 1): three Newton steps
+/// ([`newton_step`]) from `y = 1 − d·½`, then `q·inv`, **bit-identical** to the general
+/// operations; `None` (the general path) if a range the specialised products rely on does not hold,
+/// which the iteration does not leave in that case (`y` rises monotonically from `1 − d·½ >= 0.875`
+/// to at most `1/√0.75 < 1.155`, so `|y − 1| < 2^-2`, and `3/2 − (½·n²)·y² ≈ 1`). The products by
+/// `inv = 2^16 + f` are as in [`quat_normalize_near_bits`], with `|f| < 2^15`. Out of line: it is
+/// the rarer case (poses some way apart).
+#[inline(never)]
+fn quat_normalize_mid_bits(q: [i32; 4], n2: u32, d: i32) -> Option<[i32; 4]> {
+    let half_n2 = (n2 + 1) >> 1; // ½·n² rounded (n² >= 0), below 2^16 here (n² < 5/4)
+    let h = ((d.unsigned_abs() + 1) >> 1) as i32; // |round(d·½)|
+    let mut y = if d >= 0 { 0x1_0000 - h } else { 0x1_0000 + h };
+    y = newton_step(y, half_n2)?;
+    y = newton_step(y, half_n2)?;
+    y = newton_step(y, half_n2)?;
+    let f = y - 0x1_0000;
+    if f.unsigned_abs() >= 1 << 15 {
+        return None;
+    }
+    let scale = |c: i32| {
+        let m = c.unsigned_abs() as i32; // at most 2^16, so |m·f| + 2^15 < 2^31
+        let r = m + ((m * f + 0x8000) >> 16);
+        if c < 0 {
+            -r
+        } else {
+            r
+        }
+    };
+    let [x, y, z, w] = q;
+    Some([scale(x), scale(y), scale(z), scale(w)])
+}
+
+/// One Newton step for `1/√n²` as the general code computes it in Q16.16,
+/// `y·(3/2 − (½·n²)·(y·y))`, for `y = 2^16 + e` with `|e| < 2^14` (else `None`) and `½·n² <= 2^16`:
+/// `y·y = 2^16 + 2e + ⌊(e² + 2^15) / 2^16⌋` (positive, half up), `(½·n²)·(y·y)` by [`mag_small`],
+/// `z = 3/2 − …`, and for `0 < z < 2^17` (else `None`) `y·z = z + ⌊(e·z + 2^15) / 2^16⌋`
+/// (`|e·z| < 2^31 − 2^17`, an arithmetic shift is the floor). Nothing saturates.
+#[inline(always)]
+fn newton_step(y: i32, half_n2: u32) -> Option<i32> {
+    let e = y - 0x1_0000;
+    if e.unsigned_abs() >= 1 << 14 {
+        return None;
+    }
+    let yy = (0x1_0000 + 2 * e + ((e * e + 0x8000) >> 16)) as u32; // positive: |2e| < 2^15
+    let z = 0x1_8000 - mag_small(half_n2, yy) as i32;
+    if z <= 0 || z >= 1 << 17 {
+        return None;
+    }
+    Some(z + ((e * z + 0x8000) >> 16))
 }
 
 /// `v` saturated to the `i32` range.

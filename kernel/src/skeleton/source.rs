@@ -966,7 +966,8 @@ mod tests {
 
     /// The Q16.16 shortcut of `normalize_quat` gives the bits of the general path, on quaternions
     /// near unit length (lerps of unit quaternions, sums of weighted ones), on the edges of its
-    /// case (`|n² − 1|` of 255 and 256 steps, components of exactly ±1), and away from it.
+    /// cases (`|n² − 1|` of 255 and 256 steps, of 2^14 − 1 and 2^14, components of exactly ±1),
+    /// and away from them.
     #[test]
     fn q16_near_unit_normalisation_is_bit_identical() {
         let check = |b: [i32; 4]| {
@@ -983,6 +984,12 @@ mod tests {
             [0, 0, 0, 0],
             [0, 0, 0, 0xFF80], // n² = 65280: d = −256, outside
             [0, 0, 0, 0xFF81], // d = −254
+            [0, 0, 0, 56755],  // n² = 49151: d = −16385, outside
+            [0, 0, 0, 56756],  // n² = 49152: d = −16384, outside
+            [0, 0, 0, 56757],  // n² = 49154: d = −16382, the second case
+            [0, 0, 45000, 56000],
+            [0, 0, 0x1_0000, 0x4000],
+            [0, 0, 0x1_0000, 0x7000],
             [0, 0, 0x7FFF, 0xDDB3],
             [i32::MIN, 0, 0, 0],
             [46341, 46341, 0, 0],
@@ -991,23 +998,27 @@ mod tests {
             check(b);
         }
         let mut x = Xs(0x1234_5678);
-        let mut near = 0;
+        let (mut near, mut mid) = (0, 0);
         for _ in 0..300_000 {
-            // A random direction, scaled to a length within 1/384 of 1 (n² within about 1/192).
+            // A random direction, scaled to a length within 1/384 of 1 (n² within about 1/192),
+            // or (one in three) within 1/6 of 1 (the second case, |n² − 1| < 1/4, and beyond).
             let v: [f64; 4] = core::array::from_fn(|_| f64::from(x.next() as i32) / 2_147_483_648.0);
             let n = v.iter().map(|c| c * c).sum::<f64>().sqrt().max(1e-9);
-            let len = 1.0 + (f64::from(x.next() as i32) / 2_147_483_648.0) / 384.0;
+            let spread = if x.next() % 3 == 0 { 6.0 } else { 384.0 };
+            let len = 1.0 + (f64::from(x.next() as i32) / 2_147_483_648.0) / spread;
             let b = v.map(|c| (c / n * len * 65536.0).round() as i32);
             let q = quat(b);
             let n2 = q.dot(q).to_bits() - 0x1_0000;
             if n2.abs() < 256 {
                 near += 1;
+            } else if n2.abs() < 0x4000 {
+                mid += 1;
             }
             check(b);
             // Small perturbations of the components, and arbitrary words.
             check(b.map(|c| c.wrapping_add((x.next() >> 29) as i32 - 4)));
             check([x.next() as i32 >> 14, x.next() as i32 >> 14, x.next() as i32 >> 15, x.next() as i32 >> 15]);
         }
-        assert!(near > 200_000, "{near}");
+        assert!(near > 130_000 && mid > 60_000, "{near} {mid}");
     }
 }
