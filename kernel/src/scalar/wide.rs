@@ -247,13 +247,14 @@ struct Unit {
     s: i32,
 }
 
-/// A Q16.16 factor other than `i32::MIN`, as the 16-bit halves of its magnitude and its sign mask,
-/// split once for the several products it takes part in.
+/// A Q16.16 factor split once for the several products it takes part in: its signed high half,
+/// its low half and the rounding bias of a product with its sign (`2^15`, or `2^15 − 1` when
+/// negative: see [`unit_product`]).
 #[derive(Clone, Copy)]
 struct Halves {
-    hi: u32,
+    hi: i32,
     lo: u32,
-    s: i32,
+    bias: u32,
 }
 
 /// `x` as a [`Unit`] (the caller checks `|x| <= 2^16`).
@@ -262,20 +263,22 @@ fn unit(x: i32) -> Unit {
     Unit { m: x.unsigned_abs(), s: x >> 31 }
 }
 
-/// `x` as [`Halves`] (the caller checks `x != i32::MIN`).
+/// `x` as [`Halves`].
 #[inline(always)]
 fn halves(x: i32) -> Halves {
-    let m = x.unsigned_abs();
-    Halves { hi: m >> 16, lo: m & 0xFFFF, s: x >> 31 }
+    Halves { hi: x >> 16, lo: x as u32 & 0xFFFF, bias: 0x8000u32.wrapping_add((x >> 31) as u32) }
 }
 
-/// [`mul_bits`]`(a, b)` for `|a| <= 2^16` and `|b| < 2^31`: [`mag_small`] (two 16×16-bit
-/// products) with the sign applied; the magnitude is at most `|b|`, so nothing saturates.
+/// [`mul_bits`]`(a, b)` for `|a| <= 2^16` and `|b| < 2^31`. With `b = bh·2^16 + bl` (`bh`
+/// signed, `bl` in `[0, 2^16)`), `|a|·b = |a|·bh·2^16 + |a|·bl`, and rounding to nearest with
+/// ties away from zero (the sign of `b`) is `⌊(|a|·b + 2^15 − [b < 0]) / 2^16⌋`, so the product
+/// is `|a|·bh + ⌊(|a|·bl + bias) / 2^16⌋` exactly: `|a|·bh` fits an `i32` (`|bh| <= 2^15`), the
+/// low sum is below `2^16·(2^16 − 1) + 2^15 < 2^32`, and the whole is at most `|b|` in magnitude;
+/// then the sign of `a` (the rounding is symmetric). Nothing saturates.
 #[inline(always)]
 fn unit_product(a: Unit, b: Halves) -> i32 {
-    let m = a.m * b.hi + ((((a.m * b.lo) >> 15) + 1) >> 1); // at most |b| < 2^31
-    let s = a.s ^ b.s;
-    ((m as i32) ^ s).wrapping_sub(s)
+    let r = (a.m as i32) * b.hi + ((a.m * b.lo + b.bias) >> 16) as i32;
+    (r ^ a.s).wrapping_sub(a.s)
 }
 
 /// `true` when each of the four magnitudes is at most 1 (`2^16`). (Written out: at `opt-level =
