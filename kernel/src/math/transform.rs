@@ -156,15 +156,26 @@ impl<S: Scalar> Transform3<S> {
     #[inline(always)]
     #[allow(clippy::should_implement_trait)]
     pub fn mul(self, child: Self) -> Self {
-        // As `transform_point` (the child's translation scaled, rotated, translated).
-        let (translation, scale) = if S::ENCODING == ScalarEncoding::Q16_16 && self.scale == Vec3::ONE {
-            // A Q16.16 product by exactly 1 is the other factor (no rounding, no saturation): the
-            // same bits without the six products of the scale (a skeleton's usual case).
-            (child.translation, child.scale)
-        } else {
-            (child.translation.mul_elem(self.scale), self.scale.mul_elem(child.scale))
-        };
-        Self::new(self.rotation.rotate(translation).add(self.translation), self.rotation.mul(child.rotation), scale)
+        if S::ENCODING == ScalarEncoding::Q16_16 {
+            // As `transform_point` (the child's translation scaled, rotated, translated). A Q16.16
+            // product by exactly 1 is the other factor (no rounding, no saturation): the same bits
+            // without the six products of the scale (a skeleton's usual case).
+            let (translation, scale) = if self.scale == Vec3::ONE {
+                (child.translation, child.scale)
+            } else {
+                (child.translation.mul_elem(self.scale), self.scale.mul_elem(child.scale))
+            };
+            return Self::new(
+                self.rotation.rotate(translation).add(self.translation),
+                self.rotation.mul(child.rotation),
+                scale,
+            );
+        }
+        Self::new(
+            self.transform_point(child.translation),
+            self.rotation.mul(child.rotation),
+            self.scale.mul_elem(child.scale),
+        )
     }
 
     /// The inverse for [`Transform3::mul`]: `self.mul(self.inverse())` is the identity (the
