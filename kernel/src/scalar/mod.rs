@@ -609,15 +609,7 @@ impl Scalar for I16F16 {
     }
     #[inline]
     fn div(self, rhs: Self) -> Self {
-        let (n, d) = (self.to_bits(), rhs.to_bits());
-        // Without a long multiply (and without a divide instruction), a quotient below 1 in 32-bit
-        // long division (the same bits, see `wide`), instead of a 64-bit library division.
-        if wide::SPLIT {
-            if let Some(q) = wide::div_bits_below_one(n, d) {
-                return I16F16::from_bits(q);
-            }
-        }
-        I16F16::from_bits(div_round_i64(i64::from(n) << 16, i64::from(d)))
+        I16F16::from_bits(div_round_i64(i64::from(self.to_bits()) << 16, i64::from(rhs.to_bits())))
     }
     #[inline]
     fn neg(self) -> Self {

@@ -209,37 +209,6 @@ pub(crate) fn lerp_bits(a: i32, b: i32, t: i32) -> i32 {
     }
 }
 
-/// The Q16.16 quotient `n / d` of raw bits when `|n| < |d|` (a quotient of magnitude below 1, such
-/// as an interpolation parameter `(t − t0) / (t1 − t0)`), rounded to nearest with ties away from
-/// zero, in 32-bit arithmetic only; `None` otherwise (the caller divides in 64 bits).
-///
-/// The same value as the 64-bit reference `(|n|·2^16 + ⌊|d|/2⌋) / |d|` with the sign applied
-/// (Q16.16 [`Scalar::div`](super::Scalar::div)): the 16 quotient bits of `|n|·2^16 / |d|` come from
-/// restoring long division (the remainder `r < |d| <= 2^31`, so `2r` fits a `u32`), which gives
-/// `|n|·2^16 = q·|d| + r` with `0 <= r < |d|`; then `(q·|d| + r + ⌊|d|/2⌋) / |d|` is `q + 1` exactly
-/// when `r >= |d| − ⌊|d|/2⌋`, else `q`. The result is at most `2^16`: no saturation.
-#[inline(always)]
-pub(crate) fn div_bits_below_one(n: i32, d: i32) -> Option<i32> {
-    let (un, ud) = (n.unsigned_abs(), d.unsigned_abs());
-    if un >= ud {
-        return None;
-    }
-    let mut r = un;
-    // A marker bit above the quotient bits: 16 steps move it from bit 0 to bit 16.
-    let mut q = 1u32;
-    while q < 0x1_0000 {
-        r <<= 1; // r < ud <= 2^31 before the shift
-        q <<= 1;
-        if r >= ud {
-            r -= ud;
-            q |= 1;
-        }
-    }
-    let q = (q & 0xFFFF) + u32::from(r >= ud - ud / 2);
-    let q = q as i32; // at most 2^16
-    Some(if (n ^ d) < 0 { -q } else { q })
-}
-
 /// A Q16.16 factor of magnitude at most 1 (`2^16`), as its magnitude and sign mask (0 or −1).
 #[derive(Clone, Copy)]
 struct Unit {
@@ -736,58 +705,6 @@ mod tests {
                 assert_eq!(u.neg().mul(v), mul_bits_i64(-w, v), "−{w} × {v}");
             }
         }
-    }
-
-    #[test]
-    fn short_division_is_bit_identical_to_the_64_bit_one() {
-        let reference = |n: i32, d: i32| super::super::div_round_i64(i64::from(n) << 16, i64::from(d));
-        // Hand-computed: 1/3 = 21845.33 steps → 21845; 2/3 = 43690.67 → 43691; a tie: 1 step / 2
-        // = ½ step → 1 (away from zero), and −1; |n| >= |d| is not this function's.
-        assert_eq!(div_bits_below_one(1 << 16, 3 << 16), Some(21845));
-        assert_eq!(div_bits_below_one(2 << 16, 3 << 16), Some(43691));
-        assert_eq!(div_bits_below_one(-2 << 16, 3 << 16), Some(-43691));
-        assert_eq!(div_bits_below_one(1, 0x2_0000), Some(1));
-        assert_eq!(div_bits_below_one(1, -0x2_0000), Some(-1));
-        assert_eq!(div_bits_below_one(0, 1), Some(0));
-        assert_eq!(div_bits_below_one(i32::MAX, i32::MIN), Some(-0x1_0000));
-        assert_eq!(div_bits_below_one(3, 3), None);
-        assert_eq!(div_bits_below_one(0, 0), None);
-        assert_eq!(div_bits_below_one(i32::MIN, i32::MIN), None);
-        for &n in &EDGES {
-            for &d in &EDGES {
-                if let Some(q) = div_bits_below_one(n, d) {
-                    assert_eq!(q, reference(n, d), "{n} / {d}");
-                } else {
-                    assert!(n.unsigned_abs() >= d.unsigned_abs(), "{n} / {d}");
-                }
-            }
-        }
-        // Ties (a quotient exactly half way between two steps needs an even divisor).
-        for d in 1i32..3000 {
-            for n in [0, 1, d / 2, d - 1] {
-                if n < d {
-                    assert_eq!(div_bits_below_one(n, 2 * d), Some(reference(n, 2 * d)), "{n} / {}", 2 * d);
-                    assert_eq!(div_bits_below_one(-n, 2 * d), Some(reference(-n, 2 * d)), "-{n} / {}", 2 * d);
-                }
-            }
-        }
-        let mut x = Xs(0x0DDB_1A5E);
-        let mut hits = 0;
-        for _ in 0..4_000_000 {
-            let (a, b) = (x.operand(), x.operand());
-            let (n, d) = if a.unsigned_abs() < b.unsigned_abs() { (a, b) } else { (b, a) };
-            if let Some(q) = div_bits_below_one(n, d) {
-                assert_eq!(q, reference(n, d), "{n} / {d}");
-                hits += 1;
-            }
-            // The interpolation parameter's case: 0 <= n < d.
-            let d = (x.next() >> (x.next() & 31)).max(1) as i32 & i32::MAX;
-            let n = ((u64::from(x.next()) * d as u64) >> 32) as i32;
-            if d > 0 {
-                assert_eq!(div_bits_below_one(n, d), Some(reference(n, d)), "{n} / {d}");
-            }
-        }
-        assert!(hits > 3_000_000, "{hits}");
     }
 
     #[test]
