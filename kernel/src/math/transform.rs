@@ -1,6 +1,7 @@
 //! Translation / rotation / scale transforms, as animation channels store them.
 
 use super::{checked_recip, Affine2, Affine3, Quat, Vec2, Vec3};
+use crate::scalar::wide::{quat_mul_bits, quat_rotate_bits, SPLIT};
 use crate::scalar::ScalarEncoding;
 use crate::Scalar;
 
@@ -156,26 +157,47 @@ impl<S: Scalar> Transform3<S> {
     #[inline(always)]
     #[allow(clippy::should_implement_trait)]
     pub fn mul(self, child: Self) -> Self {
-        if S::ENCODING == ScalarEncoding::Q16_16 {
-            // As `transform_point` (the child's translation scaled, rotated, translated). A Q16.16
-            // product by exactly 1 is the other factor (no rounding, no saturation): the same bits
-            // without the six products of the scale (a skeleton's usual case).
-            let (translation, scale) = if self.scale == Vec3::ONE {
-                (child.translation, child.scale)
-            } else {
-                (child.translation.mul_elem(self.scale), self.scale.mul_elem(child.scale))
-            };
-            return Self::new(
-                self.rotation.rotate(translation).add(self.translation),
-                self.rotation.mul(child.rotation),
-                scale,
-            );
+        if const { matches!(S::ENCODING, ScalarEncoding::Q16_16) } {
+            return self.mul_q16(child);
         }
         Self::new(
             self.transform_point(child.translation),
             self.rotation.mul(child.rotation),
             self.scale.mul_elem(child.scale),
         )
+    }
+
+    /// [`Transform3::mul`] in Q16.16 (a separate function, so that the `f32` instance of `mul`
+    /// keeps the code it had: its inlining decisions on the Cortex-M0 changed with the Q16.16
+    /// branch in its body).
+    #[inline(always)]
+    fn mul_q16(self, child: Self) -> Self {
+        // As `transform_point` (the child's translation scaled, rotated, translated). A Q16.16
+        // product by exactly 1 is the other factor (no rounding, no saturation): the same bits
+        // without the six products of the scale (a skeleton's usual case).
+        let (translation, scale) = if self.scale == Vec3::ONE {
+            (child.translation, child.scale)
+        } else {
+            (child.translation.mul_elem(self.scale), self.scale.mul_elem(child.scale))
+        };
+        if SPLIT {
+            // Without a long multiply: unit quaternions (and a translation of moderate length)
+            // prepared once for their products, the same bits as `rotate` and `mul` (see
+            // `wide::quat_rotate_bits` and `quat_mul_bits`) in fewer instructions.
+            let q = |q: Quat<S>| [q.x.to_q16_bits(), q.y.to_q16_bits(), q.z.to_q16_bits(), q.w.to_q16_bits()];
+            let v = [translation.x.to_q16_bits(), translation.y.to_q16_bits(), translation.z.to_q16_bits()];
+            if let (Some([x, y, z]), Some([qx, qy, qz, qw])) =
+                (quat_rotate_bits(q(self.rotation), v), quat_mul_bits(q(self.rotation), q(child.rotation)))
+            {
+                let f = S::from_q16_bits;
+                return Self::new(
+                    Vec3::new(f(x), f(y), f(z)).add(self.translation),
+                    Quat::from_xyzw(f(qx), f(qy), f(qz), f(qw)),
+                    scale,
+                );
+            }
+        }
+        Self::new(self.rotation.rotate(translation).add(self.translation), self.rotation.mul(child.rotation), scale)
     }
 
     /// The inverse for [`Transform3::mul`]: `self.mul(self.inverse())` is the identity (the
