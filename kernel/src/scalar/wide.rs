@@ -8,6 +8,16 @@
 //! of pseudo-random pairs). Where the target has a fast 64-bit product (x86-64, Cortex-M3/M4/M7),
 //! the `i64` form is shorter and the kernel keeps it: see [`mul_bits`].
 //!
+//! For the skeletal jobs there are also shortcuts that compute a whole group of Q16.16 operations
+//! with the **same bits** as the general code, in fewer instructions on the Cortex-M0: a factor of
+//! magnitude below 1 prepared once for several products ([`UnitFactor`]: blend weights, `lerp`'s
+//! parameter), the quaternion product and rotation with unit quaternions ([`quat_mul_bits`],
+//! [`quat_rotate_bits`]: no saturating addition can saturate within their bounds), the hemisphere
+//! test from a coarse estimate of the dot product ([`quat_dot_negative`]) and the normalisation of a
+//! quaternion near unit length ([`quat_normalize_near_bits`]). Each returns `None` (or is not
+//! called) outside the ranges its proof needs, and the caller then takes the general code; each has
+//! a test against the general operations below or in its caller's module.
+//!
 //! [`Scalar::mul`]: super::Scalar::mul
 
 /// `true` on targets where the 16-bit-halves products are used (ARM without 32-bit atomics, which
