@@ -318,6 +318,31 @@ impl UnitFactor {
         let r = (self.m as i32) * xh + low as i32; // |r| < 2^31
         (r ^ self.s).wrapping_sub(self.s)
     }
+
+    /// `a + w·x` saturated, as `Scalar::mul` then `Scalar::add` give it: the sum and a branch on
+    /// the overflow flag to a cold saturation, rather than the library's saturating addition,
+    /// which computes the saturated value on every call (an addition overflows towards the sign
+    /// its operands share).
+    #[inline(always)]
+    pub(crate) fn mul_add(self, x: i32, a: i32) -> i32 {
+        let p = self.mul(x);
+        match p.overflowing_add(a) {
+            (r, false) => r,
+            (_, true) => saturated_towards(p),
+        }
+    }
+}
+
+/// `i32::MAX` for `v >= 0`, `i32::MIN` otherwise: the saturated result of an addition that
+/// overflowed with `v` as an operand.
+#[cold]
+#[inline(never)]
+fn saturated_towards(v: i32) -> i32 {
+    if v < 0 {
+        i32::MIN
+    } else {
+        i32::MAX
+    }
 }
 
 /// Whether the Q16.16 dot product of the quaternions `a` and `b` (raw bits), as `Quat::dot`
@@ -708,11 +733,15 @@ mod tests {
             for &v in &EDGES {
                 assert_eq!(u.mul(v), mul_bits_i64(w, v), "{w} × {v}");
                 assert_eq!(u.neg().mul(v), mul_bits_i64(-w, v), "−{w} × {v}");
+                for &a in &EDGES {
+                    assert_eq!(u.mul_add(v, a), mul_bits_i64(w, v).saturating_add(a), "{a} + {w} × {v}");
+                }
             }
             for _ in 0..1000 {
-                let v = x.operand();
+                let (v, a) = (x.operand(), x.operand());
                 assert_eq!(u.mul(v), mul_bits_i64(w, v), "{w} × {v}");
                 assert_eq!(u.neg().mul(v), mul_bits_i64(-w, v), "−{w} × {v}");
+                assert_eq!(u.mul_add(v, a), mul_bits_i64(w, v).saturating_add(a), "{a} + {w} × {v}");
             }
         }
     }

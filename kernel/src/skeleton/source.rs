@@ -400,7 +400,7 @@ fn weighted_q16<S: Scalar>(
     uq: UnitFactor,
     weight: S,
 ) -> Transform3<S> {
-    let m = |f: UnitFactor, x: S, a: S| S::from_q16_bits(f.mul(x.to_q16_bits())).add(a);
+    let m = |f: UnitFactor, x: S, a: S| S::from_q16_bits(f.mul_add(x.to_q16_bits(), a.to_q16_bits()));
     let (t, q, s) = (pose.translation, pose.rotation, pose.scale);
     let (at, aq, a_s) = (acc.translation, acc.rotation, acc.scale);
     let scale = if s == Vec3::ONE {
