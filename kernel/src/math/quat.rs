@@ -507,6 +507,71 @@ mod tests {
         assert_v3(q.rotate(v3(30000.0, -30000.0, 10000.0)), [10000.0, 30000.0, -30000.0], 2.0);
     }
 
+    /// xorshift32: a fixed pseudo-random sequence.
+    struct Xs(u32);
+    impl Xs {
+        fn next(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            self.0
+        }
+        /// A Q16.16 word: unit-range components (some of exactly ±1, some just above), moderate
+        /// values, and any value.
+        fn word(&mut self) -> Q16 {
+            let r = self.next();
+            let b = match r & 7 {
+                0..=3 => (self.next() as i32) >> 15,
+                4 => [0x1_0000, -0x1_0000, 0x1_0001, -0x1_0001, 0, 1, -1, i32::MIN][(r >> 8) as usize & 7],
+                5 => (self.next() as i32) >> (r >> 27),
+                _ => (self.next() as i32) >> 4,
+            };
+            Q16::from_bits(b)
+        }
+    }
+
+    /// The Q16.16 shortcuts of `mul` and `rotate` (`scalar::wide::quat_mul_bits` and
+    /// `quat_rotate_bits`, which `Transform3::mul` takes on the Cortex-M0) give the bits of these
+    /// general operations whenever their bounds hold, on unit quaternions and on any words.
+    #[test]
+    fn q16_product_and_rotation_shortcuts_are_bit_identical() {
+        use crate::scalar::wide::{quat_mul_bits, quat_rotate_bits};
+        let mut x = Xs(0x5EED_1234);
+        let mut fast = (0, 0);
+        for i in 0..400_000 {
+            let (a, b) = if i % 2 == 0 {
+                // Unit quaternions from angles (and their rounding).
+                let c = |x: &mut Xs| f64::from(x.next() as i32) / 2_147_483_648.0;
+                let axis = |x: &mut Xs| v3::<Q16>(c(x), c(x), 0.5);
+                let ang = |x: &mut Xs| s(f64::from(x.next() >> 8) / 16_777_216.0 * 7.0 - 3.5);
+                let a = Quat::from_axis_angle(axis(&mut x).normalize(), ang(&mut x));
+                (a, Quat::from_axis_angle(axis(&mut x).normalize(), ang(&mut x)))
+            } else {
+                (
+                    Quat::from_xyzw(x.word(), x.word(), x.word(), x.word()),
+                    Quat::from_xyzw(x.word(), x.word(), x.word(), x.word()),
+                )
+            };
+            let v = Vec3::new(x.word(), x.word(), x.word());
+            let t = Vec3::new(s(f64::from(x.next() as i32) / 2e6), s(f64::from(x.next() as i32) / 2e6), x.word());
+            let bits = |q: Quat<Q16>| [q.x.to_bits(), q.y.to_bits(), q.z.to_bits(), q.w.to_bits()];
+            let vbits = |v: Vec3<Q16>| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
+            if let Some(r) = quat_mul_bits(bits(a), bits(b)) {
+                assert_eq!(r, bits(a.mul(b)), "{a:?} · {b:?}");
+                fast.0 += 1;
+            }
+            for v in [v, t] {
+                if let Some(r) = quat_rotate_bits(bits(a), vbits(v)) {
+                    assert_eq!(r, vbits(a.rotate(v)), "{a:?} · {v:?}");
+                    fast.1 += 1;
+                }
+            }
+        }
+        // Both paths were exercised.
+        assert!(fast.0 > 150_000 && fast.0 < 390_000, "{fast:?}");
+        assert!(fast.1 > 100_000 && fast.1 < 780_000, "{fast:?}");
+    }
+
     #[test]
     fn euler_matches_rotation_matrices_f32() {
         euler_matches_rotation_matrices::<f32>(Tol::F32);

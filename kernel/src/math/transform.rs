@@ -1,6 +1,8 @@
 //! Translation / rotation / scale transforms, as animation channels store them.
 
 use super::{checked_recip, Affine2, Affine3, Quat, Vec2, Vec3};
+use crate::scalar::wide::{quat_mul_bits, quat_rotate_bits, SPLIT};
+use crate::scalar::ScalarEncoding;
 use crate::Scalar;
 
 /// A 2D transform: scale, then rotate by `angle`, then translate.
@@ -155,11 +157,47 @@ impl<S: Scalar> Transform3<S> {
     #[inline(always)]
     #[allow(clippy::should_implement_trait)]
     pub fn mul(self, child: Self) -> Self {
+        if const { matches!(S::ENCODING, ScalarEncoding::Q16_16) } {
+            return self.mul_q16(child);
+        }
         Self::new(
             self.transform_point(child.translation),
             self.rotation.mul(child.rotation),
             self.scale.mul_elem(child.scale),
         )
+    }
+
+    /// [`Transform3::mul`] in Q16.16 (a separate function, so that the `f32` instance of `mul`
+    /// keeps the code it had: its inlining decisions on the Cortex-M0 changed with the Q16.16
+    /// branch in its body).
+    #[inline(always)]
+    fn mul_q16(self, child: Self) -> Self {
+        // As `transform_point` (the child's translation scaled, rotated, translated). A Q16.16
+        // product by exactly 1 is the other factor (no rounding, no saturation): the same bits
+        // without the six products of the scale (a skeleton's usual case).
+        let (translation, scale) = if self.scale == Vec3::ONE {
+            (child.translation, child.scale)
+        } else {
+            (child.translation.mul_elem(self.scale), self.scale.mul_elem(child.scale))
+        };
+        if SPLIT {
+            // Without a long multiply: unit quaternions (and a translation of moderate length)
+            // prepared once for their products, the same bits as `rotate` and `mul` (see
+            // `wide::quat_rotate_bits` and `quat_mul_bits`) in fewer instructions.
+            let q = |q: Quat<S>| [q.x.to_q16_bits(), q.y.to_q16_bits(), q.z.to_q16_bits(), q.w.to_q16_bits()];
+            let v = [translation.x.to_q16_bits(), translation.y.to_q16_bits(), translation.z.to_q16_bits()];
+            if let (Some([x, y, z]), Some([qx, qy, qz, qw])) =
+                (quat_rotate_bits(q(self.rotation), v), quat_mul_bits(q(self.rotation), q(child.rotation)))
+            {
+                let f = S::from_q16_bits;
+                return Self::new(
+                    Vec3::new(f(x), f(y), f(z)).add(self.translation),
+                    Quat::from_xyzw(f(qx), f(qy), f(qz), f(qw)),
+                    scale,
+                );
+            }
+        }
+        Self::new(self.rotation.rotate(translation).add(self.translation), self.rotation.mul(child.rotation), scale)
     }
 
     /// The inverse for [`Transform3::mul`]: `self.mul(self.inverse())` is the identity (the
@@ -357,6 +395,36 @@ mod tests {
         assert_v3(m.scale, [2.0, 1.5, 1.0], tol.exact);
         let h = core::f64::consts::FRAC_PI_8;
         assert_quat(m.rotation, [0.0, 0.0, h.sin(), h.cos()], tol.trig);
+    }
+
+    /// The Q16.16 shortcut of `Transform3::mul` for a parent of scale exactly 1 gives the bits of
+    /// the general composition (its products by 1 are exact).
+    #[test]
+    fn q16_unit_scale_composition_is_bit_identical() {
+        let general = |p: Transform3<Q16>, c: Transform3<Q16>| {
+            Transform3::new(p.transform_point(c.translation), p.rotation.mul(c.rotation), p.scale.mul_elem(c.scale))
+        };
+        let mut seed = 0x2468_ACE1u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            f64::from(seed as i32) / 2_147_483_648.0
+        };
+        for i in 0..20_000 {
+            let big = if i % 4 == 0 { 30000.0 } else { 200.0 };
+            let q = |n: &mut dyn FnMut() -> f64| {
+                let axis = v3::<Q16>(n(), n(), n() + 0.01).normalize();
+                Quat::from_axis_angle(axis, s(n() * 3.0))
+            };
+            let parent = Transform3::new(v3(next() * big, next() * big, next() * big), q(&mut next), Vec3::ONE);
+            let child = Transform3::new(
+                v3(next() * big, next() * big, next() * big),
+                q(&mut next),
+                v3(1.0 + next(), 1.0, next() * 4.0),
+            );
+            assert_eq!(parent.mul(child), general(parent, child), "{parent:?} · {child:?}");
+        }
     }
 
     #[test]

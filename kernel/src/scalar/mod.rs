@@ -32,7 +32,7 @@ pub use ossicle_format::ScalarEncoding;
 
 pub mod f32m;
 pub mod q16;
-mod wide;
+pub(crate) mod wide;
 
 use wide::sat_i32;
 

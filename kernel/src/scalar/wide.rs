@@ -8,6 +8,16 @@
 //! of pseudo-random pairs). Where the target has a fast 64-bit product (x86-64, Cortex-M3/M4/M7),
 //! the `i64` form is shorter and the kernel keeps it: see [`mul_bits`].
 //!
+//! For the skeletal jobs there are also shortcuts that compute a whole group of Q16.16 operations
+//! with the **same bits** as the general code, in fewer instructions on the Cortex-M0: a factor of
+//! magnitude below 1 prepared once for several products ([`UnitFactor`]: blend weights, `lerp`'s
+//! parameter), the quaternion product and rotation with unit quaternions ([`quat_mul_bits`],
+//! [`quat_rotate_bits`]: no saturating addition can saturate within their bounds), the hemisphere
+//! test from a coarse estimate of the dot product ([`quat_dot_negative`]) and the normalisation of a
+//! quaternion near unit length ([`quat_normalize_near_bits`]). Each returns `None` (or is not
+//! called) outside the ranges its proof needs, and the caller then takes the general code; each has
+//! a test against the general operations below or in its caller's module.
+//!
 //! [`Scalar::mul`]: super::Scalar::mul
 
 /// `true` on targets where the 16-bit-halves products are used (ARM without 32-bit atomics, which
@@ -169,18 +179,18 @@ pub(crate) fn lerp_bits_i64(a: i32, b: i32, t: i32) -> i32 {
 }
 
 /// As [`lerp_bits_i64`] without a 64-bit multiply. The usual case, `b − a` fitting an `i32` and
-/// `|t| <= 1`: `r = round(d·t)` from [`mag_small`] (below `2^32`); when it is below `2^31` it fits
-/// an `i32` and the result is `a + r` saturated, as in the reference. Otherwise
-/// [`lerp_bits_wide`], out of line.
+/// `|t| < 1`: `round(d·t)` is [`UnitFactor::mul`] (exact, below `|d|` in magnitude), and the
+/// result is `a + round(d·t)` saturated, as in the reference; `t = 1` gives `a + d = b`.
+/// Otherwise [`lerp_bits_wide`], out of line.
 #[inline(always)]
 pub(crate) fn lerp_bits_split(a: i32, b: i32, t: i32) -> i32 {
     let (d, overflow) = b.overflowing_sub(a);
-    let ut = t.unsigned_abs();
-    if !overflow && ut <= 0x1_0000 {
-        let m = mag_small(ut, d.unsigned_abs());
-        if m >> 31 == 0 {
-            let sign = (d ^ t) >> 31;
-            return a.saturating_add(((m as i32) ^ sign).wrapping_sub(sign));
+    if !overflow {
+        if let Some(u) = UnitFactor::new(t) {
+            return a.saturating_add(u.mul(d));
+        }
+        if t == 0x1_0000 {
+            return b;
         }
     }
     lerp_bits_wide(a, b, t)
@@ -207,6 +217,327 @@ pub(crate) fn lerp_bits(a: i32, b: i32, t: i32) -> i32 {
     } else {
         lerp_bits_i64(a, b, t)
     }
+}
+
+/// A Q16.16 factor of magnitude at most 1 (`2^16`), as its magnitude and sign mask (0 or −1).
+#[derive(Clone, Copy)]
+struct Unit {
+    m: u32,
+    s: i32,
+}
+
+/// A Q16.16 factor split once for the several products it takes part in: its signed high half,
+/// its low half and the rounding bias of a product with its sign (`2^15`, or `2^15 − 1` when
+/// negative: see [`unit_product`]).
+#[derive(Clone, Copy)]
+struct Halves {
+    hi: i32,
+    lo: u32,
+    bias: u32,
+}
+
+/// `x` as a [`Unit`] (the caller checks `|x| <= 2^16`).
+#[inline(always)]
+fn unit(x: i32) -> Unit {
+    Unit { m: x.unsigned_abs(), s: x >> 31 }
+}
+
+/// `x` as [`Halves`].
+#[inline(always)]
+fn halves(x: i32) -> Halves {
+    Halves { hi: x >> 16, lo: x as u32 & 0xFFFF, bias: 0x8000u32.wrapping_add((x >> 31) as u32) }
+}
+
+/// [`mul_bits`]`(a, b)` for `|a| <= 2^16` and `|b| < 2^31`. With `b = bh·2^16 + bl` (`bh`
+/// signed, `bl` in `[0, 2^16)`), `|a|·b = |a|·bh·2^16 + |a|·bl`, and rounding to nearest with
+/// ties away from zero (the sign of `b`) is `⌊(|a|·b + 2^15 − [b < 0]) / 2^16⌋`, so the product
+/// is `|a|·bh + ⌊(|a|·bl + bias) / 2^16⌋` exactly: `|a|·bh` fits an `i32` (`|bh| <= 2^15`), the
+/// low sum is below `2^16·(2^16 − 1) + 2^15 < 2^32`, and the whole is at most `|b|` in magnitude;
+/// then the sign of `a` (the rounding is symmetric). Nothing saturates.
+#[inline(always)]
+fn unit_product(a: Unit, b: Halves) -> i32 {
+    let r = (a.m as i32) * b.hi + ((a.m * b.lo + b.bias) >> 16) as i32;
+    (r ^ a.s).wrapping_sub(a.s)
+}
+
+/// `true` when each of the four magnitudes is at most 1 (`2^16`). (Written out: at `opt-level =
+/// "s"` an iterator over an array stays a loop through memory.)
+#[inline(always)]
+fn all_unit(a: i32, b: i32, c: i32, d: i32) -> bool {
+    let one = 0x1_0000;
+    a.unsigned_abs() <= one && b.unsigned_abs() <= one && c.unsigned_abs() <= one && d.unsigned_abs() <= one
+}
+
+/// `true` when each of the magnitudes is below `2^bits`.
+#[inline(always)]
+fn all_below(a: i32, b: i32, c: i32, d: i32, bits: u32) -> bool {
+    (a.unsigned_abs() | b.unsigned_abs() | c.unsigned_abs() | d.unsigned_abs()) >> bits == 0
+}
+
+/// A Q16.16 factor of magnitude below 1 (a blend weight, an interpolation parameter) prepared
+/// once for several products with any other factor: [`UnitFactor::mul`] gives the bits of
+/// [`mul_bits`] without deciding which factor is small, and without a saturation test, on every
+/// call.
+#[derive(Clone, Copy)]
+pub(crate) struct UnitFactor {
+    /// `|w| < 2^16`.
+    m: u32,
+    /// The sign mask of `w` (0 or −1).
+    s: i32,
+}
+
+impl UnitFactor {
+    /// `w` prepared, or `None` when `|w| >= 1` (`2^16`).
+    #[inline(always)]
+    pub(crate) fn new(w: i32) -> Option<Self> {
+        let m = w.unsigned_abs();
+        if m < 0x1_0000 {
+            Some(Self { m, s: w >> 31 })
+        } else {
+            None
+        }
+    }
+
+    /// The factor negated (exact: its magnitude is below 1).
+    #[inline(always)]
+    pub(crate) fn neg(self) -> Self {
+        Self { m: self.m, s: !self.s }
+    }
+
+    /// [`mul_bits`]`(w, x)` for any `x`. With `x = xh·2^16 + xl` (`xh = x >> 16` signed, `xl` in
+    /// `[0, 2^16)`): `|w|·x = |w|·xh·2^16 + |w|·xl`, and rounding to nearest with ties away from
+    /// zero (the sign of `x`) is `⌊(|w|·x + 2^15 − [x < 0]) / 2^16⌋`, so the product is
+    /// `|w|·xh + ⌊(|w|·xl + 2^15 − [x < 0]) / 2^16⌋` exactly: the low sum is below
+    /// `(2^16 − 1)² + 2^15 < 2^32` (a `u32`), the whole below `|x|` in magnitude (no saturation:
+    /// `|w| < 1`); then the sign of `w` (the rounding is symmetric).
+    #[inline(always)]
+    pub(crate) fn mul(self, x: i32) -> i32 {
+        let (xh, xl) = (x >> 16, x as u32 & 0xFFFF);
+        let bias = 0x8000u32.wrapping_add((x >> 31) as u32); // 2^15, or 2^15 − 1 for x < 0
+        let low = (self.m * xl + bias) >> 16; // below 2^16
+        let r = (self.m as i32) * xh + low as i32; // |r| < 2^31
+        (r ^ self.s).wrapping_sub(self.s)
+    }
+
+    /// `a + w·x` saturated, as `Scalar::mul` then `Scalar::add` give it: the sum and a branch on
+    /// the overflow flag to a cold saturation, rather than the library's saturating addition,
+    /// which computes the saturated value on every call (an addition overflows towards the sign
+    /// its operands share).
+    #[inline(always)]
+    pub(crate) fn mul_add(self, x: i32, a: i32) -> i32 {
+        let p = self.mul(x);
+        match p.overflowing_add(a) {
+            (r, false) => r,
+            (_, true) => saturated_towards(p),
+        }
+    }
+}
+
+/// `i32::MAX` for `v >= 0`, `i32::MIN` otherwise: the saturated result of an addition that
+/// overflowed with `v` as an operand.
+#[cold]
+#[inline(never)]
+fn saturated_towards(v: i32) -> i32 {
+    if v < 0 {
+        i32::MIN
+    } else {
+        i32::MAX
+    }
+}
+
+/// Whether the Q16.16 dot product of the quaternions `a` and `b` (raw bits), as `Quat::dot`
+/// computes it (four products rounded to nearest, saturating sum), is negative, decided from
+/// products of the components shifted right by 8 bits when that is certain: `None` when it is not
+/// (a dot product within about `2^-4` of 0) or a component is outside `[−2, 2)` (the caller then
+/// computes the dot product).
+///
+/// With `a = 256·ah + al` (`al` in `[0, 255]`, `|ah| <= 512`), and `b` likewise:
+/// `a·b / 2^16 − ah·bh = (ah·bl + al·bh) / 256 + al·bl / 2^16`, less than `1020 + 1` in
+/// magnitude; the rounded product is within ½ of `a·b / 2^16`, and none of the four saturates
+/// (each is at most `2^18`), so the dot product is within `4·1021.5 < 4096` of `Σ ah·bh`. A sum of
+/// at least 4096 in magnitude therefore has the dot product's sign (and it is not 0).
+#[inline(always)]
+pub(crate) fn quat_dot_negative(a: [i32; 4], b: [i32; 4]) -> Option<bool> {
+    let ([ax, ay, az, aw], [bx, by, bz, bw]) = (a, b);
+    // Every component in [−2^17, 2^17): its offset by 2^17 below 2^18.
+    let o = |v: i32| v.wrapping_add(1 << 17) as u32;
+    if (o(ax) | o(ay) | o(az) | o(aw) | o(bx) | o(by) | o(bz) | o(bw)) >> 18 != 0 {
+        return None;
+    }
+    // Each product at most 2^18 in magnitude: no overflow.
+    let p = (ax >> 8) * (bx >> 8) + (ay >> 8) * (by >> 8) + (az >> 8) * (bz >> 8) + (aw >> 8) * (bw >> 8);
+    if p >= 4096 {
+        Some(false)
+    } else if p <= -4096 {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// The Hamilton product `a · b` of quaternions (raw bits `[x, y, z, w]`), **bit-identical** to
+/// the Q16.16 operations of `Quat::mul` (sixteen products rounded to nearest with ties away from
+/// zero, summed with saturation), when every component of `a` is at most 1 in magnitude and every
+/// component of `b` below `2^13` (`2^29` bits): `None` otherwise.
+///
+/// In that case each product is at most `|b_j| < 2^29` in magnitude ([`unit_product`]), so a sum
+/// of four stays below `2^31` and none of the saturating additions saturates: plain additions give
+/// the same bits. `a`'s magnitudes and signs and `b`'s halves are computed once, not per product.
+#[inline(always)]
+pub(crate) fn quat_mul_bits(a: [i32; 4], b: [i32; 4]) -> Option<[i32; 4]> {
+    let ([ax, ay, az, aw], [bx, by, bz, bw]) = (a, b);
+    if !all_unit(ax, ay, az, aw) || !all_below(bx, by, bz, bw, 29) {
+        return None;
+    }
+    let (ax, ay, az, aw) = (unit(ax), unit(ay), unit(az), unit(aw));
+    let (bx, by, bz, bw) = (halves(bx), halves(by), halves(bz), halves(bw));
+    let p = unit_product;
+    Some([
+        p(aw, bx).wrapping_add(p(ax, bw)).wrapping_add(p(ay, bz)).wrapping_sub(p(az, by)),
+        p(aw, by).wrapping_sub(p(ax, bz)).wrapping_add(p(ay, bw)).wrapping_add(p(az, bx)),
+        p(aw, bz).wrapping_add(p(ax, by)).wrapping_sub(p(ay, bx)).wrapping_add(p(az, bw)),
+        p(aw, bw).wrapping_sub(p(ax, bx)).wrapping_sub(p(ay, by)).wrapping_sub(p(az, bz)),
+    ])
+}
+
+/// `v` rotated by the quaternion `q` (raw bits `[x, y, z, w]` and `[x, y, z]`), **bit-identical**
+/// to the Q16.16 operations of `Quat::rotate` (`t = u × v`, `a = w·t + u × t`, `v + a + a`), when
+/// every component of `q` is at most 1 in magnitude and every component of `v` below `2^10`
+/// (`2^26` bits): `None` otherwise.
+///
+/// In that case `|t_i| <= |v_j| + |v_k| < 2^27`, `|a_i| < 3·2^27` and `|v_i + 2a_i| < 2^31`: no
+/// saturating operation saturates (each product is at most its second factor in magnitude,
+/// [`unit_product`]), so plain additions give the same bits.
+#[inline(always)]
+pub(crate) fn quat_rotate_bits(q: [i32; 4], v: [i32; 3]) -> Option<[i32; 3]> {
+    let ([x, y, z, w], [v0, v1, v2]) = (q, v);
+    if !all_unit(x, y, z, w) || !all_below(v0, v1, v2, 0, 26) {
+        return None;
+    }
+    let (x, y, z, w) = (unit(x), unit(y), unit(z), unit(w));
+    let p = unit_product;
+    let (vx, vy, vz) = (halves(v0), halves(v1), halves(v2));
+    let tx = p(y, vz).wrapping_sub(p(z, vy));
+    let ty = p(z, vx).wrapping_sub(p(x, vz));
+    let tz = p(x, vy).wrapping_sub(p(y, vx));
+    let (hx, hy, hz) = (halves(tx), halves(ty), halves(tz));
+    let ax = p(w, hx).wrapping_add(p(y, hz).wrapping_sub(p(z, hy)));
+    let ay = p(w, hy).wrapping_add(p(z, hx).wrapping_sub(p(x, hz)));
+    let az = p(w, hz).wrapping_add(p(x, hy).wrapping_sub(p(y, hx)));
+    Some([
+        v0.wrapping_add(ax).wrapping_add(ax),
+        v1.wrapping_add(ay).wrapping_add(ay),
+        v2.wrapping_add(az).wrapping_add(az),
+    ])
+}
+
+/// `round(m² / 2^16)` (half up) for `m <= 2^16`, in one 32-bit product: below `2^16` the square
+/// plus `2^15` stays below `2^32`; `2^16` (whose square wraps to 0) adds its own square root back.
+#[inline(always)]
+fn square_unit(m: u32) -> u32 {
+    (m.wrapping_mul(m).wrapping_add(0x8000) >> 16) + (m & 0x1_0000)
+}
+
+/// The Q16.16 normalisation of a quaternion `q` (raw bits `[x, y, z, w]`) that is already within
+/// `2^-8` of unit length, **bit-identical** to the Q16.16 operations of the first branch of the
+/// skeleton's `normalize_quat` (`n² = q·q`, `d = n² − 1`, `|d| < 1/256`: `y = 1 − d·½`, one Newton
+/// step `inv = y·(3/2 − (½·n²)·(y·y))`, then `q·inv`, every product rounded to nearest with ties
+/// away from zero), with each product specialised to the ranges that branch guarantees; the second
+/// branch (`|d| < 1/4`) is [`quat_normalize_mid_bits`]. `None` when a component's magnitude is
+/// above 1 or `|d| >= 1/4` (the caller takes the general path).
+///
+/// Why each step gives the same bits (all values positive unless said, so "ties away from zero"
+/// is "half up", `⌊(p + 2^15) / 2^16⌋`):
+/// - the squares: [`square_unit`]; their sum is at most `2^18` (no saturation);
+/// - `d·½`: `⌊(|d| + 1) / 2⌋` with the sign of `d`, `|d| <= 255`, so `y = 2^16 + e`, `|e| <= 128`;
+/// - `y·y = 2^16 + 2e + ⌊(e² + 2^15) / 2^16⌋ = 2^16 + 2e` (`e² <= 2^14`);
+/// - `½·n² = ⌊(n² + 1) / 2⌋ <= 32,896`, times `y·y <= 65,792`: below `2^31`, one `u32` product;
+/// - `y·z = z + ⌊(e·z + 2^15) / 2^16⌋` (`z > 0`, `|e·z| < 2^25`, an arithmetic shift is the floor);
+/// - `|c|·inv = |c| + ⌊(|c|·f + 2^15) / 2^16⌋` with `f = inv − 2^16` (`|f| < 2^9`, `|c| <= 2^16`),
+///   then the sign of `c` (`inv > 0`); nothing saturates (the results are at most `2^16 + 2^9`).
+#[inline(always)]
+pub(crate) fn quat_normalize_near_bits(q: [i32; 4]) -> Option<[i32; 4]> {
+    let [x, y, z, w] = q;
+    let (mx, my, mz, mw) = (x.unsigned_abs(), y.unsigned_abs(), z.unsigned_abs(), w.unsigned_abs());
+    if mx > 0x1_0000 || my > 0x1_0000 || mz > 0x1_0000 || mw > 0x1_0000 {
+        return None;
+    }
+    // At most 4·2^16: fits both a u32 and an i32.
+    let n2 = square_unit(mx) + square_unit(my) + square_unit(mz) + square_unit(mw);
+    let d = n2 as i32 - 0x1_0000;
+    if d.unsigned_abs() >= 256 {
+        return if d.unsigned_abs() < 0x4000 { quat_normalize_mid_bits(q, n2, d) } else { None };
+    }
+    // e = −round(d·½): y = 1 − d·½ = 2^16 + e.
+    let e = if d >= 0 { -((d + 1) >> 1) } else { (1 - d) >> 1 };
+    let yy = (0x1_0000 + 2 * e) as u32; // y·y
+    let half_n2 = (n2 + 1) >> 1; // ½·n²
+    let b = (half_n2 * yy + 0x8000) >> 16; // (½·n²)·(y·y), below 2^31 before the shift
+    let zz = 0x1_8000 - b as i32; // 3/2 − (½·n²)·(y·y)
+    let f = (e * zz + 0x8000) >> 16; // inv = y·z = z + f', f = inv − 2^16
+    let f = zz + f - 0x1_0000;
+    let scale = |c: i32| {
+        let m = c.unsigned_abs() as i32; // at most 2^16
+        let r = m + ((m * f + 0x8000) >> 16);
+        if c < 0 {
+            -r
+        } else {
+            r
+        }
+    };
+    Some([scale(x), scale(y), scale(z), scale(w)])
+}
+
+/// The second case of the skeleton's `normalize_quat` in Q16.16 (`1/256 <= |d| < 1/4`, `n²`
+/// and `d` from [`quat_normalize_near_bits`], components at most 1): three Newton steps
+/// ([`newton_step`]) from `y = 1 − d·½`, then `q·inv`, **bit-identical** to the general
+/// operations; `None` (the general path) if a range the specialised products rely on does not hold,
+/// which the iteration does not leave in that case (`y` rises monotonically from `1 − d·½ >= 0.875`
+/// to at most `1/√0.75 < 1.155`, so `|y − 1| < 2^-2`, and `3/2 − (½·n²)·y² ≈ 1`). The products by
+/// `inv = 2^16 + f` are as in [`quat_normalize_near_bits`], with `|f| < 2^15`. Out of line: it is
+/// the rarer case (poses some way apart).
+#[inline(never)]
+fn quat_normalize_mid_bits(q: [i32; 4], n2: u32, d: i32) -> Option<[i32; 4]> {
+    let half_n2 = (n2 + 1) >> 1; // ½·n² rounded (n² >= 0), below 2^16 here (n² < 5/4)
+    let h = ((d.unsigned_abs() + 1) >> 1) as i32; // |round(d·½)|
+    let mut y = if d >= 0 { 0x1_0000 - h } else { 0x1_0000 + h };
+    y = newton_step(y, half_n2)?;
+    y = newton_step(y, half_n2)?;
+    y = newton_step(y, half_n2)?;
+    let f = y - 0x1_0000;
+    if f.unsigned_abs() >= 1 << 15 {
+        return None;
+    }
+    let scale = |c: i32| {
+        let m = c.unsigned_abs() as i32; // at most 2^16, so |m·f| + 2^15 < 2^31
+        let r = m + ((m * f + 0x8000) >> 16);
+        if c < 0 {
+            -r
+        } else {
+            r
+        }
+    };
+    let [x, y, z, w] = q;
+    Some([scale(x), scale(y), scale(z), scale(w)])
+}
+
+/// One Newton step for `1/√n²` as the general code computes it in Q16.16,
+/// `y·(3/2 − (½·n²)·(y·y))`, for `y = 2^16 + e` with `|e| < 2^14` (else `None`) and `½·n² <= 2^16`:
+/// `y·y = 2^16 + 2e + ⌊(e² + 2^15) / 2^16⌋` (positive, half up), `(½·n²)·(y·y)` by [`mag_small`],
+/// `z = 3/2 − …`, and for `0 < z < 2^17` (else `None`) `y·z = z + ⌊(e·z + 2^15) / 2^16⌋`
+/// (`|e·z| < 2^31 − 2^17`, an arithmetic shift is the floor). Nothing saturates.
+#[inline(always)]
+fn newton_step(y: i32, half_n2: u32) -> Option<i32> {
+    let e = y - 0x1_0000;
+    if e.unsigned_abs() >= 1 << 14 {
+        return None;
+    }
+    let yy = (0x1_0000 + 2 * e + ((e * e + 0x8000) >> 16)) as u32; // positive: |2e| < 2^15
+    let z = 0x1_8000 - mag_small(half_n2, yy) as i32;
+    if z <= 0 || z >= 1 << 17 {
+        return None;
+    }
+    Some(z + ((e * z + 0x8000) >> 16))
 }
 
 /// `v` saturated to the `i32` range.
@@ -384,6 +715,34 @@ mod tests {
         for _ in 0..2_000_000 {
             let (a, b) = (x.next(), x.next());
             assert_eq!(mul_u32_wide(a, b), u64::from(a) * u64::from(b), "{a:#x} × {b:#x}");
+        }
+    }
+
+    #[test]
+    fn unit_factor_product_is_bit_identical_to_the_i64_reference() {
+        let mut x = Xs(0x0F0F_1234);
+        assert!(UnitFactor::new(0x1_0000).is_none() && UnitFactor::new(-0x1_0000).is_none());
+        assert!(UnitFactor::new(0x1_0001).is_none() && UnitFactor::new(i32::MIN).is_none());
+        for i in 0..2000 + EDGES.len() {
+            // The edge values of magnitude below 1, then random weights in (−1, 1).
+            let w = EDGES.get(i).copied().unwrap_or_else(|| (x.next() as i32) >> 15);
+            if w.unsigned_abs() >= 0x1_0000 {
+                continue;
+            }
+            let Some(u) = UnitFactor::new(w) else { panic!("{w} is a unit factor") };
+            for &v in &EDGES {
+                assert_eq!(u.mul(v), mul_bits_i64(w, v), "{w} × {v}");
+                assert_eq!(u.neg().mul(v), mul_bits_i64(-w, v), "−{w} × {v}");
+                for &a in &EDGES {
+                    assert_eq!(u.mul_add(v, a), mul_bits_i64(w, v).saturating_add(a), "{a} + {w} × {v}");
+                }
+            }
+            for _ in 0..1000 {
+                let (v, a) = (x.operand(), x.operand());
+                assert_eq!(u.mul(v), mul_bits_i64(w, v), "{w} × {v}");
+                assert_eq!(u.neg().mul(v), mul_bits_i64(-w, v), "−{w} × {v}");
+                assert_eq!(u.mul_add(v, a), mul_bits_i64(w, v).saturating_add(a), "{a} + {w} × {v}");
+            }
         }
     }
 

@@ -9,6 +9,7 @@
 //! scalars, or 16-bit quantised values with a per-channel range).
 
 use crate::math::{Quat, Transform2, Transform3, Vec2, Vec3};
+use crate::scalar::wide::{UnitFactor, SPLIT};
 use crate::scalar::Scalar;
 
 /// A read-only array of scalars: a slice in RAM, or words in a blob.
@@ -312,8 +313,26 @@ fn ratio<S: Scalar>(a: S, b: S) -> S {
 /// apart) it is one square root and one reciprocal (with the `fast-math` feature, whose f32 square
 /// root is up to 6 % off, refined by three Newton steps). Otherwise (or for NaN) it is
 /// [`Quat::normalize`] (accurate for any magnitude; the zero quaternion gives the identity).
+///
+/// In Q16.16 without a long multiply (the Cortex-M0, `wide::SPLIT`), the first case (within 2⁻⁸
+/// of unit length, components at most 1) is computed by `wide::quat_normalize_near_bits`: the same
+/// operations with each product specialised to the ranges the case guarantees, so the same bits
+/// for a fraction of the instructions (elsewhere the general code is kept: the products are cheap
+/// there, and the Cortex-M4F benchmark image has no flash to spare for a second copy).
 #[inline(always)]
 fn normalize_quat<S: Scalar>(q: Quat<S>) -> Quat<S> {
+    if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 && SPLIT {
+        let bits = [q.x.to_q16_bits(), q.y.to_q16_bits(), q.z.to_q16_bits(), q.w.to_q16_bits()];
+        if let Some([x, y, z, w]) = crate::scalar::wide::quat_normalize_near_bits(bits) {
+            return Quat::from_xyzw(S::from_q16_bits(x), S::from_q16_bits(y), S::from_q16_bits(z), S::from_q16_bits(w));
+        }
+    }
+    normalize_quat_general(q)
+}
+
+/// [`normalize_quat`] without the Q16.16 shortcut (every case through [`Scalar`] operations).
+#[inline(always)]
+fn normalize_quat_general<S: Scalar>(q: Quat<S>) -> Quat<S> {
     let n2 = q.dot(q);
     let d = n2.sub(S::ONE);
     // One Newton step for 1/√n²: y·(3 − n²·y²)/2.
@@ -346,11 +365,54 @@ fn normalize_far<S: Scalar>(x: S, y: S, z: S, w: S) -> Quat<S> {
     Quat::from_xyzw(x, y, z, w).normalize()
 }
 
+/// `a · b < 0` (whether `b` is on the far hemisphere from `a`). In Q16.16 without a long multiply
+/// (`wide::SPLIT`) decided from a coarse estimate of the dot product when that is certain
+/// (`wide::quat_dot_negative`: the same answer), computing the dot product only when it is near 0.
+#[inline(always)]
+fn dot_negative<S: Scalar>(a: Quat<S>, b: Quat<S>) -> bool {
+    if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 && SPLIT {
+        let bits = |q: Quat<S>| [q.x.to_q16_bits(), q.y.to_q16_bits(), q.z.to_q16_bits(), q.w.to_q16_bits()];
+        if let Some(negative) = crate::scalar::wide::quat_dot_negative(bits(a), bits(b)) {
+            return negative;
+        }
+    }
+    a.dot(b) < S::ZERO
+}
+
 /// Normalised lerp on the shortest arc, as [`Quat::nlerp`], normalised by [`normalize_quat`].
 #[inline(always)]
 fn nlerp_quat<S: Scalar>(a: Quat<S>, b: Quat<S>, t: S) -> Quat<S> {
-    let b = if a.dot(b) < S::ZERO { b.neg() } else { b };
+    let b = if dot_negative(a, b) { b.neg() } else { b };
     normalize_quat(Quat::from_xyzw(a.x.lerp(b.x, t), a.y.lerp(b.y, t), a.z.lerp(b.z, t), a.w.lerp(b.w, t)))
+}
+
+/// Q16.16 `acc + pose·weight` as the blending jobs accumulate it (translation and scale times
+/// `weight`, the rotation times `uq`, which is `weight` or its negation), with the weight prepared
+/// once ([`UnitFactor`], `|weight| < 1`): the same bits as the [`Scalar`] operations of
+/// `blend_accumulate` and `blend_first`, in fewer instructions on a Cortex-M0 (used only where
+/// `wide::SPLIT`). A scale of exactly 1 (the usual one) times the weight is the weight (no
+/// rounding).
+#[inline(always)]
+fn weighted_q16<S: Scalar>(
+    acc: Transform3<S>,
+    pose: Transform3<S>,
+    u: UnitFactor,
+    uq: UnitFactor,
+    weight: S,
+) -> Transform3<S> {
+    let m = |f: UnitFactor, x: S, a: S| S::from_q16_bits(f.mul_add(x.to_q16_bits(), a.to_q16_bits()));
+    let (t, q, s) = (pose.translation, pose.rotation, pose.scale);
+    let (at, aq, a_s) = (acc.translation, acc.rotation, acc.scale);
+    let scale = if s == Vec3::ONE {
+        Vec3::new(weight.add(a_s.x), weight.add(a_s.y), weight.add(a_s.z))
+    } else {
+        Vec3::new(m(u, s.x, a_s.x), m(u, s.y, a_s.y), m(u, s.z, a_s.z))
+    };
+    Transform3::new(
+        Vec3::new(m(u, t.x, at.x), m(u, t.y, at.y), m(u, t.z, at.z)),
+        Quat::from_xyzw(m(uq, q.x, aq.x), m(uq, q.y, aq.y), m(uq, q.z, aq.z), m(uq, q.w, aq.w)),
+        scale,
+    )
 }
 
 #[inline]
@@ -402,7 +464,13 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
     #[inline(always)]
     fn blend_accumulate(acc: Self, reference: Self, pose: Self, weight: S) -> Self {
         let q = pose.rotation;
-        let w = if q.dot(reference.rotation) < S::ZERO { weight.neg() } else { weight };
+        let flip = dot_negative(q, reference.rotation);
+        if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 && SPLIT {
+            if let Some(u) = UnitFactor::new(weight.to_q16_bits()) {
+                return weighted_q16(acc, pose, u, if flip { u.neg() } else { u }, weight);
+            }
+        }
+        let w = if flip { weight.neg() } else { weight };
         let r = acc.rotation;
         Transform3::new(
             pose.translation.scale(weight).add(acc.translation),
@@ -416,6 +484,11 @@ impl<S: Scalar> Joint<S> for Transform3<S> {
         // product rounds to a non-negative value in Q16.16, and saturating sums of them stay
         // non-negative; in f32 it is non-negative or NaN), so the weight is never negated. The
         // zero terms are still added, which keeps f32's `-0.0 + 0.0 = +0.0`.
+        if S::ENCODING == crate::scalar::ScalarEncoding::Q16_16 && SPLIT {
+            if let Some(u) = UnitFactor::new(weight.to_q16_bits()) {
+                return weighted_q16(Self::BLEND_ZERO, pose, u, u, weight);
+            }
+        }
         let z = S::ZERO;
         let q = pose.rotation;
         Transform3::new(
@@ -793,5 +866,159 @@ impl<'a, S: Scalar> SkelClipSource<S> for SliceSkelClip<'a, S> {
     }
     fn event(&self, i: usize) -> Option<ClipEvent<S>> {
         self.events.get(i).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scalar::Q16;
+
+    /// xorshift32: a fixed pseudo-random sequence.
+    struct Xs(u32);
+    impl Xs {
+        fn next(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            self.0
+        }
+    }
+
+    fn quat(b: [i32; 4]) -> Quat<Q16> {
+        Quat::from_xyzw(Q16::from_bits(b[0]), Q16::from_bits(b[1]), Q16::from_bits(b[2]), Q16::from_bits(b[3]))
+    }
+
+    /// The Q16.16 shortcut of `blend_first` and `blend_accumulate` (weights of magnitude below 1,
+    /// prepared once; ±1 and beyond take the general path) gives the bits of the general
+    /// operations, written out here as the general path computes them: on poses with any
+    /// translations (also saturating ones), unit and other rotations, unit and other scales, and
+    /// weights of both signs.
+    #[test]
+    fn q16_weighted_accumulation_is_bit_identical() {
+        let general = |acc: Transform3<Q16>, reference: Transform3<Q16>, pose: Transform3<Q16>, weight: Q16| {
+            let q = pose.rotation;
+            let w = if q.dot(reference.rotation) < Q16::ZERO { Scalar::neg(weight) } else { weight };
+            let r = acc.rotation;
+            Transform3::new(
+                pose.translation.scale(weight).add(acc.translation),
+                // Through the trait (`I16F16` has an inherent `mul_add` of its own).
+                Quat::from_xyzw(
+                    Scalar::mul_add(q.x, w, r.x),
+                    Scalar::mul_add(q.y, w, r.y),
+                    Scalar::mul_add(q.z, w, r.z),
+                    Scalar::mul_add(q.w, w, r.w),
+                ),
+                pose.scale.scale(weight).add(acc.scale),
+            )
+        };
+        let mut x = Xs(0x0BAD_CAFE);
+        let word = |x: &mut Xs, shift: u32| Q16::from_bits((x.next() as i32) >> shift);
+        for i in 0..200_000 {
+            let shift = [0, 4, 10, 15][i % 4];
+            let weight = Q16::from_bits(match i % 7 {
+                0 => 0x1_0000,
+                1 => -0x1_0000,
+                2 => 0,
+                _ => (x.next() as i32) >> 15,
+            });
+            let t = |x: &mut Xs| Vec3::new(word(x, shift), word(x, shift), word(x, shift));
+            let q = |x: &mut Xs| Quat::from_xyzw(word(x, 15), word(x, 15), word(x, 15), word(x, 15));
+            let scale = |x: &mut Xs| if x.next() % 2 == 0 { Vec3::ONE } else { t(x) };
+            let pose = Transform3::new(t(&mut x), q(&mut x), scale(&mut x));
+            let acc = Transform3::new(t(&mut x), q(&mut x), t(&mut x));
+            let reference = Transform3::new(t(&mut x), q(&mut x), t(&mut x));
+            let got = Transform3::blend_accumulate(acc, reference, pose, weight);
+            assert_eq!(got, general(acc, reference, pose, weight), "{acc:?} {reference:?} {pose:?} {weight:?}");
+            let zero = <Transform3<Q16> as Joint<Q16>>::BLEND_ZERO;
+            assert_eq!(Transform3::blend_first(pose, weight), general(zero, pose, pose, weight), "{pose:?} {weight:?}");
+        }
+    }
+
+    /// `dot_negative`'s estimate, when it decides, agrees with the sign of the dot product: on
+    /// unit quaternions at any angle (also nearly orthogonal ones, where it must not decide wrongly),
+    /// and on any words.
+    #[test]
+    fn q16_dot_sign_estimate_agrees_with_the_dot_product() {
+        let mut x = Xs(0x7777_1357);
+        let mut decided = 0;
+        for i in 0..1_000_000 {
+            let b = |x: &mut Xs, shift: u32| [0; 4].map(|_: i32| (x.next() as i32) >> shift);
+            let (a, c) = match i % 3 {
+                0 => (b(&mut x, 15), b(&mut x, 15)),
+                1 => {
+                    // Nearly orthogonal: c = a rotated a quarter turn in one plane, plus noise.
+                    let a = b(&mut x, 16);
+                    let shift = 20 + x.next() % 8;
+                    let n = b(&mut x, shift);
+                    (a, [-a[1] + n[0], a[0] + n[1], -a[3] + n[2], a[2] + n[3]])
+                }
+                _ => (b(&mut x, i as u32 % 17), b(&mut x, 14)),
+            };
+            if let Some(negative) = crate::scalar::wide::quat_dot_negative(a, c) {
+                decided += 1;
+                assert_eq!(negative, quat(a).dot(quat(c)) < Q16::ZERO, "{a:?} · {c:?}");
+            }
+            assert_eq!(dot_negative(quat(a), quat(c)), quat(a).dot(quat(c)) < Q16::ZERO, "{a:?} · {c:?}");
+        }
+        assert!(decided > 300_000, "{decided}");
+    }
+
+    /// The Q16.16 shortcut of `normalize_quat` gives the bits of the general path, on quaternions
+    /// near unit length (lerps of unit quaternions, sums of weighted ones), on the edges of its
+    /// cases (`|n² − 1|` of 255 and 256 steps, of 2^14 − 1 and 2^14, components of exactly ±1),
+    /// and away from them.
+    #[test]
+    fn q16_near_unit_normalisation_is_bit_identical() {
+        let check = |b: [i32; 4]| {
+            let q = quat(b);
+            assert_eq!(normalize_quat(q), normalize_quat_general(q), "{b:?}");
+        };
+        for b in [
+            [0, 0, 0, 0x1_0000],
+            [0, 0, 0, -0x1_0000],
+            [0x1_0000, 0, 0, 0],
+            [0x1_0000, 1, 0, 0],
+            [0x1_0000, 0x1_0000, 0, 0],
+            [0, 0, 0, 0x1_0001],
+            [0, 0, 0, 0],
+            [0, 0, 0, 0xFF80], // n² = 65280: d = −256, outside
+            [0, 0, 0, 0xFF81], // d = −254
+            [0, 0, 0, 56755],  // n² = 49151: d = −16385, outside
+            [0, 0, 0, 56756],  // n² = 49152: d = −16384, outside
+            [0, 0, 0, 56757],  // n² = 49154: d = −16382, the second case
+            [0, 0, 45000, 56000],
+            [0, 0, 0x1_0000, 0x4000],
+            [0, 0, 0x1_0000, 0x7000],
+            [0, 0, 0x7FFF, 0xDDB3],
+            [i32::MIN, 0, 0, 0],
+            [46341, 46341, 0, 0],
+            [-46341, 46341, -1, 2],
+        ] {
+            check(b);
+        }
+        let mut x = Xs(0x1234_5678);
+        let (mut near, mut mid) = (0, 0);
+        for _ in 0..300_000 {
+            // A random direction, scaled to a length within 1/384 of 1 (n² within about 1/192),
+            // or (one in three) within 1/6 of 1 (the second case, |n² − 1| < 1/4, and beyond).
+            let v: [f64; 4] = core::array::from_fn(|_| f64::from(x.next() as i32) / 2_147_483_648.0);
+            let n = v.iter().map(|c| c * c).sum::<f64>().sqrt().max(1e-9);
+            let spread = if x.next() % 3 == 0 { 6.0 } else { 384.0 };
+            let len = 1.0 + (f64::from(x.next() as i32) / 2_147_483_648.0) / spread;
+            let b = v.map(|c| (c / n * len * 65536.0).round() as i32);
+            let q = quat(b);
+            let n2 = q.dot(q).to_bits() - 0x1_0000;
+            if n2.abs() < 256 {
+                near += 1;
+            } else if n2.abs() < 0x4000 {
+                mid += 1;
+            }
+            check(b);
+            // Small perturbations of the components, and arbitrary words.
+            check(b.map(|c| c.wrapping_add((x.next() >> 29) as i32 - 4)));
+            check([x.next() as i32 >> 14, x.next() as i32 >> 14, x.next() as i32 >> 15, x.next() as i32 >> 15]);
+        }
+        assert!(near > 130_000 && mid > 60_000, "{near} {mid}");
     }
 }
