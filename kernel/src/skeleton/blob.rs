@@ -47,8 +47,9 @@ use core::marker::PhantomData;
 
 pub use ossicle_format::skeleton::Dimension;
 use ossicle_format::skeleton::{
-    bitmap_next, bitmap_select, dequantize, packed_word, PackedRotation, SkelClipSection, SkeletonSection, TimeTable,
-    INTERP_HERMITE, INTERP_STEP,
+    bitmap_next, bitmap_select, dequantize, packed_word, ChannelRecord, PackedRotation, SkelClipSection,
+    SkeletonSection, TimeTable, CHANNEL_BITMAP_TIMES, CHANNEL_PACKED_ROTATION, CHANNEL_QUANTIZED, INTERP_HERMITE,
+    INTERP_STEP,
 };
 use ossicle_format::{ScalarEncoding, WordView};
 
@@ -491,6 +492,9 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
             0
         }
     }
+    /// The common channel (raw values, Step or Linear, raw times or u8/u16 indices into the time
+    /// table) is built inline; quantised or packed values, Hermite tangents and bitmap times by
+    /// [`BlobSkelClip::channel_other`].
     #[inline]
     fn channel(&self, bone: usize, kind: ChannelKind) -> Option<ChannelData<BlobScalars<'a, S>>> {
         if S::ENCODING != self.section.encoding() {
@@ -498,6 +502,68 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
         }
         let c = kind.index();
         let r = self.section.channel(bone, c)?;
+        let n = r.key_count() as usize;
+        let special = CHANNEL_QUANTIZED | CHANNEL_PACKED_ROTATION | CHANNEL_BITMAP_TIMES;
+        if n == 0 || r.info & special != 0 || r.interpolation() == INTERP_HERMITE {
+            return self.channel_other(r, c);
+        }
+        let w = self.section.dimension().width(c);
+        let interpolation = if r.interpolation() == INTERP_STEP { Interpolation::Step } else { Interpolation::Linear };
+        // At most 65,535 keys of at most 4 components (a record's count field): no overflow.
+        let values = BlobScalars::raw(self.section.data(), r.values as usize, n.checked_mul(w)?);
+        let times = if r.indexed_times() {
+            let index = self.section.time_index_bytes();
+            let repr = if self.section.wide_index() {
+                let start = (r.times as usize).checked_mul(2)?;
+                Repr::Index16 {
+                    index: index.get(start..start.checked_add(n.checked_mul(2)?)?)?,
+                    table: self.section.time_table(),
+                }
+            } else {
+                let start = r.times as usize;
+                let index = index.get(start..start.checked_add(n)?)?;
+                match self.section.time_table() {
+                    TimeTable::Words(table) => Repr::Index8 { index, table },
+                    table @ TimeTable::Grid { .. } => Repr::Grid8 { index, table },
+                }
+            };
+            BlobScalars { repr, _scalar: PhantomData }
+        } else {
+            BlobScalars::raw(self.section.data(), r.times as usize, n)
+        };
+        Some(ChannelData { interpolation, times, values, tangents: BlobScalars::EMPTY })
+    }
+    fn event_count(&self) -> usize {
+        if S::ENCODING == self.section.encoding() {
+            self.section.event_count()
+        } else {
+            0
+        }
+    }
+    fn event(&self, i: usize) -> Option<ClipEvent<S>> {
+        if S::ENCODING != self.section.encoding() {
+            return None;
+        }
+        let (time, name) = self.section.event(i)?;
+        Some(ClipEvent { time: S::from_blob_bits(time), name: u16::try_from(name).ok()? })
+    }
+    /// The address of the section's bone entries in the blob (unique to the section while the
+    /// blob stays where it is; `None` for a clip without bones).
+    fn cache_key(&self) -> Option<usize> {
+        let bones = self.section.body().bones;
+        if bones.is_empty() {
+            None
+        } else {
+            Some(bones.as_ptr() as usize)
+        }
+    }
+}
+
+impl<'a> BlobSkelClip<'a> {
+    /// [`SkelClipSource::channel`] of any channel record `r` of kind `c`: quantised or packed
+    /// values, Hermite tangents, bitmap times (out of line: the common channel is built inline).
+    #[inline(never)]
+    fn channel_other<S: Scalar>(&self, r: ChannelRecord, c: usize) -> Option<ChannelData<BlobScalars<'a, S>>> {
         let n = r.key_count() as usize;
         if n == 0 {
             return None;
@@ -553,29 +619,5 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
             BlobScalars::raw(data, r.times as usize, n)
         };
         Some(ChannelData { interpolation, times, values, tangents })
-    }
-    fn event_count(&self) -> usize {
-        if S::ENCODING == self.section.encoding() {
-            self.section.event_count()
-        } else {
-            0
-        }
-    }
-    fn event(&self, i: usize) -> Option<ClipEvent<S>> {
-        if S::ENCODING != self.section.encoding() {
-            return None;
-        }
-        let (time, name) = self.section.event(i)?;
-        Some(ClipEvent { time: S::from_blob_bits(time), name: u16::try_from(name).ok()? })
-    }
-    /// The address of the section's bone entries in the blob (unique to the section while the
-    /// blob stays where it is; `None` for a clip without bones).
-    fn cache_key(&self) -> Option<usize> {
-        let bones = self.section.body().bones;
-        if bones.is_empty() {
-            None
-        } else {
-            Some(bones.as_ptr() as usize)
-        }
     }
 }

@@ -519,7 +519,18 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for CachedSampl
             match entry.shape {
                 Shape::Lerp => {
                     let (lo, hi) = (entry.lo[0], entry.hi[0]);
-                    if lo <= t && t < hi {
+                    let mut hit = lo <= t && t < hi;
+                    if !hit && hi <= t {
+                        // Forward playback into the next brackets: each channel moves on by one key
+                        // (a channel that cannot is refilled below, the others then hit).
+                        let stepped = step_channel(job.clip, i, ChannelKind::Translation, t, ct, entry, &mut memo)
+                            && step_channel(job.clip, i, ChannelKind::Rotation, t, cr, entry, &mut memo)
+                            && step_channel(job.clip, i, ChannelKind::Scale, t, cs, entry, &mut memo);
+                        entry.shape = entry.shape_now();
+                        hit = stepped && entry.shape == Shape::Lerp;
+                    }
+                    if hit {
+                        let (lo, hi) = (entry.lo[0], entry.hi[0]);
                         memo.hint = *cs as usize;
                         *out = if t == lo {
                             channels_of(&entry.a)
@@ -675,6 +686,25 @@ fn step<S: Scalar, A: Scalars<S>, J: Joint<S>>(
     e.a.set_channel_values(kind, e.b.channel_values(kind));
     e.b.set_channel_values(kind, b);
     true
+}
+
+/// [`step`] for channel `kind` of bone `bone`, read from `clip` (`false`: no such channel, or not
+/// a forward step).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn step_channel<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
+    clip: &C,
+    bone: usize,
+    kind: ChannelKind,
+    t: S,
+    cursor: &mut u32,
+    e: &mut BoneCache<S, J>,
+    memo: &mut Memo<S>,
+) -> bool {
+    match &clip.channel(bone, kind) {
+        Some(ch) => step(ch, kind, t, cursor, e, memo),
+        None => false,
+    }
 }
 
 /// Fills channel `kind` of the cache `e` with `ch`'s keys around `t` (a Step or Linear channel).
