@@ -150,9 +150,10 @@ impl<S: Scalar> SkeletonSource<S, Transform3<S>> for BlobSkeleton<'_> {
         if !self.usable::<S>(Dimension::D3) {
             return Transform3::IDENTITY;
         }
-        match self.section.rest_words(i) {
+        // The ten words read in place (one bounds check for the bone's 40 bytes).
+        match self.section.rest_bytes(i).and_then(|b| <&[u8; 40]>::try_from(b).ok()) {
             Some(w) => {
-                let s = |k: usize| S::from_blob_bits(w.get(k).copied().unwrap_or(0));
+                let s = |k: usize| S::from_blob_bits(le_word(w, k));
                 Transform3::new(
                     Vec3::new(s(0), s(1), s(2)),
                     Quat { x: s(3), y: s(4), z: s(5), w: s(6) },
@@ -167,6 +168,15 @@ impl<S: Scalar> SkeletonSource<S, Transform3<S>> for BlobSkeleton<'_> {
     }
     fn name_id(&self, i: usize) -> Option<u16> {
         self.name_of(i)
+    }
+}
+
+/// Word `k` of `bytes`, little-endian (0 past the end; `k` is a constant where it is used).
+#[inline(always)]
+fn le_word<const L: usize>(bytes: &[u8; L], k: usize) -> u32 {
+    match bytes.get(k.wrapping_mul(4)..k.wrapping_mul(4).wrapping_add(4)) {
+        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+        _ => 0,
     }
 }
 
@@ -290,7 +300,7 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
             Repr::Bitmap { keys, .. } => keys,
         }
     }
-    /// Raw words: one range check for a whole 16-byte run when the run lies inside the scalars;
+    /// Raw words: one range check for the whole run when it lies inside the scalars;
     /// quantised values by one slice `get`, a packed key by one bit-stream read (out of line);
     /// u8 indices and runs at the end: `count` calls of `get`.
     #[inline(always)]
@@ -304,12 +314,15 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
             return self.get4_other(first, count);
         }
         if let Repr::Raw(w) = self.repr {
-            let run = first.checked_mul(4).and_then(|at| w.as_bytes().get(at..at.checked_add(16)?));
-            if let Some(&[a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3]) = run {
-                let words = [[a0, a1, a2, a3], [b0, b1, b2, b3], [c0, c1, c2, c3], [d0, d1, d2, d3]];
+            // `count` is a constant where the sampling loop inlines this: the loop unrolls.
+            let len = count.min(4).wrapping_mul(4);
+            let run = first.checked_mul(4).and_then(|at| w.as_bytes().get(at..at.checked_add(len)?));
+            if let Some(run) = run {
                 let mut out = [S::ZERO; 4];
-                for (o, b) in out.iter_mut().zip(words).take(count) {
-                    *o = S::from_blob_bits(u32::from_le_bytes(b));
+                for (o, b) in out.iter_mut().zip(run.chunks_exact(4)) {
+                    if let &[a, b, c, d] = b {
+                        *o = S::from_blob_bits(u32::from_le_bytes([a, b, c, d]));
+                    }
                 }
                 return out;
             }

@@ -509,7 +509,10 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for CachedSampl
         let slerp = job.rotation == RotationInterp::Slerp;
         let mut memo = Memo::NEW;
         let slots = self.plain.cursors.iter_mut().zip(self.cache.iter_mut());
-        for (i, (out, (cursor, entry))) in output.iter_mut().zip(slots).take(bones).enumerate() {
+        // Zipped slices of one length: a plain counted loop.
+        let n = bones.min(N).min(output.len());
+        let output = output.get_mut(..n).unwrap_or_default();
+        for (i, (out, (cursor, entry))) in output.iter_mut().zip(slots).enumerate() {
             if job.above_lod(i) {
                 *out = job.skeleton.rest(i);
                 continue;
