@@ -544,7 +544,8 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for CachedSampl
                     }
                 }
                 Shape::Rest => {
-                    *out = job.fill_missing(i, J::IDENTITY, [true; 3]);
+                    // What `fill_missing` makes of three missing channels.
+                    *out = channels_of(&job.skeleton.rest(i));
                     continue;
                 }
                 Shape::Mixed => {}
@@ -574,25 +575,23 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for CachedSampl
 #[inline(always)]
 fn channels_of<S: Scalar, J: Joint<S>>(a: &J) -> J {
     let mut joint = J::IDENTITY;
-    for kind in ChannelKind::ALL {
-        joint.set_channel_values(kind, a.channel_values(kind));
-    }
+    joint.set_channel_values(ChannelKind::Translation, a.channel_values(ChannelKind::Translation));
+    joint.set_channel_values(ChannelKind::Rotation, a.channel_values(ChannelKind::Rotation));
+    joint.set_channel_values(ChannelKind::Scale, a.channel_values(ChannelKind::Scale));
     joint
 }
 
-/// Every channel of `a` to `b` at `u`, as three [`Span::Lerp`] hits inside their bracket give.
+/// Every channel of `a` to `b` at `u`, as three [`Span::Lerp`] hits inside their bracket give
+/// (written out per kind, so that each kind's width is a constant).
 #[inline(always)]
 fn lerp_joint<S: Scalar, J: Joint<S>>(a: &J, b: &J, u: S, slerp: bool) -> J {
     let mut joint = J::IDENTITY;
-    for kind in ChannelKind::ALL {
-        let (va, vb) = (a.channel_values(kind), b.channel_values(kind));
-        let v = if kind == ChannelKind::Rotation {
-            J::interpolate_rotation(va, vb, u, slerp)
-        } else {
-            lerp_values(va, vb, u, width::<S, J>(kind))
-        };
-        joint.set_channel_values(kind, v);
-    }
+    let (t, r, s) = (ChannelKind::Translation, ChannelKind::Rotation, ChannelKind::Scale);
+    let wt = width::<S, J>(t);
+    let ws = width::<S, J>(s);
+    joint.set_channel_values(t, lerp_values(a.channel_values(t), b.channel_values(t), u, wt));
+    joint.set_channel_values(r, J::interpolate_rotation(a.channel_values(r), b.channel_values(r), u, slerp));
+    joint.set_channel_values(s, lerp_values(a.channel_values(s), b.channel_values(s), u, ws));
     joint
 }
 
