@@ -318,13 +318,11 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
             let len = count.min(4).wrapping_mul(4);
             let run = first.checked_mul(4).and_then(|at| w.as_bytes().get(at..at.checked_add(len)?));
             if let Some(run) = run {
-                let mut out = [S::ZERO; 4];
-                for (o, b) in out.iter_mut().zip(run.chunks_exact(4)) {
-                    if let &[a, b, c, d] = b {
-                        *o = S::from_blob_bits(u32::from_le_bytes([a, b, c, d]));
-                    }
-                }
-                return out;
+                let at = |c: usize| match run.get(c * 4..c * 4 + 4) {
+                    Some(&[a, b, c, d]) => S::from_blob_bits(u32::from_le_bytes([a, b, c, d])),
+                    _ => S::ZERO,
+                };
+                return [at(0), at(1), at(2), at(3)];
             }
         }
         let at = |c: usize| if c < count { self.get(first.wrapping_add(c)) } else { S::ZERO };

@@ -529,8 +529,12 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for CachedSampl
                         let stepped = step_channel(job.clip, i, ChannelKind::Translation, t, ct, entry, &mut memo)
                             && step_channel(job.clip, i, ChannelKind::Rotation, t, cr, entry, &mut memo)
                             && step_channel(job.clip, i, ChannelKind::Scale, t, cs, entry, &mut memo);
-                        entry.shape = entry.shape_now();
-                        hit = stepped && entry.shape == Shape::Lerp;
+                        // The new brackets start at the old shared end: shared if they end together.
+                        let [h0, h1, h2] = entry.hi;
+                        hit = stepped && h0 == h1 && h0 == h2;
+                        if !hit {
+                            entry.shape = Shape::Mixed;
+                        }
                     }
                     if hit {
                         let (lo, hi) = (entry.lo[0], entry.hi[0]);
@@ -590,7 +594,10 @@ fn lerp_joint<S: Scalar, J: Joint<S>>(a: &J, b: &J, u: S, slerp: bool) -> J {
     let wt = width::<S, J>(t);
     let ws = width::<S, J>(s);
     joint.set_channel_values(t, lerp_values(a.channel_values(t), b.channel_values(t), u, wt));
-    joint.set_channel_values(r, J::interpolate_rotation(a.channel_values(r), b.channel_values(r), u, slerp));
+    // A constant `slerp` in each branch: the nlerp path does not prepare slerp's arguments.
+    let (ra, rb) = (a.channel_values(r), b.channel_values(r));
+    let rv = if slerp { J::interpolate_rotation(ra, rb, u, true) } else { J::interpolate_rotation(ra, rb, u, false) };
+    joint.set_channel_values(r, rv);
     joint.set_channel_values(s, lerp_values(a.channel_values(s), b.channel_values(s), u, ws));
     joint
 }
