@@ -147,11 +147,9 @@ impl<S: Scalar> SkeletonSource<S, Transform3<S>> for BlobSkeleton<'_> {
     }
     #[inline]
     fn rest(&self, i: usize) -> Transform3<S> {
-        if !self.usable::<S>(Dimension::D3) {
-            return Transform3::IDENTITY;
-        }
         // The ten words read in place (one bounds check for the bone's 40 bytes).
-        match self.section.rest_bytes(i).and_then(|b| <&[u8; 40]>::try_from(b).ok()) {
+        let words = self.section.rest_bytes(i).and_then(|b| <&[u8; 40]>::try_from(b).ok());
+        match words.filter(|_| self.usable::<S>(Dimension::D3)) {
             Some(w) => {
                 let s = |k: usize| S::from_blob_bits(le_word(w, k));
                 Transform3::new(
@@ -160,7 +158,7 @@ impl<S: Scalar> SkeletonSource<S, Transform3<S>> for BlobSkeleton<'_> {
                     Vec3::new(s(7), s(8), s(9)),
                 )
             }
-            None => Transform3::IDENTITY,
+            None => identity3(),
         }
     }
     fn lod(&self, i: usize) -> u8 {
@@ -169,6 +167,14 @@ impl<S: Scalar> SkeletonSource<S, Transform3<S>> for BlobSkeleton<'_> {
     fn name_id(&self, i: usize) -> Option<u16> {
         self.name_of(i)
     }
+}
+
+/// The identity, out of the rest pose's hot path (a bone past the end, or a skeleton read as the
+/// wrong type: the registers of the common path are not set up for it).
+#[cold]
+#[inline(never)]
+fn identity3<S: Scalar>() -> Transform3<S> {
+    Transform3::IDENTITY
 }
 
 /// Word `k` of `bytes`, little-endian (0 past the end; `k` is a constant where it is used).
