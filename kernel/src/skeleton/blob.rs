@@ -169,6 +169,26 @@ impl<S: Scalar> SkeletonSource<S, Transform3<S>> for BlobSkeleton<'_> {
     }
 }
 
+/// Words `first .. first + count` of `w` as bytes, when they all lie inside it.
+#[inline(always)]
+fn raw_run(w: WordView<'_>, first: usize, count: usize) -> Option<&[u8]> {
+    let at = first.checked_mul(4)?;
+    w.as_bytes().get(at..at.checked_add(count.checked_mul(4)?)?)
+}
+
+/// The first four words of `run` from word `k` as scalars (zero past its end).
+#[inline(always)]
+fn word4<S: Scalar>(run: &[u8], k: usize) -> [S; 4] {
+    let at = |c: usize| {
+        let i = k.wrapping_add(c).wrapping_mul(4);
+        match run.get(i..i.wrapping_add(4)) {
+            Some(&[a, b, c, d]) => S::from_blob_bits(u32::from_le_bytes([a, b, c, d])),
+            _ => S::ZERO,
+        }
+    };
+    [at(0), at(1), at(2), at(3)]
+}
+
 /// The identity, out of the rest pose's hot path (a bone past the end, or a skeleton read as the
 /// wrong type: the registers of the common path are not set up for it).
 #[cold]
@@ -306,33 +326,44 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
             Repr::Bitmap { keys, .. } => keys,
         }
     }
-    /// Raw words: one range check for the whole run when it lies inside the scalars;
-    /// quantised values by one slice `get`, a packed key by one bit-stream read (out of line);
-    /// u8 indices and runs at the end: `count` calls of `get`.
+    /// Raw words and u8 indices: one range check for the whole run when it lies inside the
+    /// scalars; quantised values by one slice `get`, a packed key by one bit-stream read (out of
+    /// line); runs at the end: `count` calls of `get`.
     #[inline(always)]
     fn get4(&self, first: usize, count: usize) -> [S; 4] {
-        if let Repr::Quant { .. }
-        | Repr::Packed { .. }
-        | Repr::Index16 { .. }
-        | Repr::Bitmap { .. }
-        | Repr::Grid8 { .. } = self.repr
-        {
-            return self.get4_other(first, count);
-        }
-        if let Repr::Raw(w) = self.repr {
-            // `count` is a constant where the sampling loop inlines this: the loop unrolls.
-            let len = count.min(4).wrapping_mul(4);
-            let run = first.checked_mul(4).and_then(|at| w.as_bytes().get(at..at.checked_add(len)?));
-            if let Some(run) = run {
-                let at = |c: usize| match run.get(c * 4..c * 4 + 4) {
-                    Some(&[a, b, c, d]) => S::from_blob_bits(u32::from_le_bytes([a, b, c, d])),
-                    _ => S::ZERO,
-                };
-                return [at(0), at(1), at(2), at(3)];
+        match self.repr {
+            Repr::Raw(w) => {
+                // `count` is a constant where the sampling loop inlines this: the reads unroll.
+                if let Some(run) = raw_run(w, first, count.min(4)) {
+                    return word4(run, 0);
+                }
             }
+            Repr::Index8 { index, table } => {
+                if let Some(run) = first.checked_add(count.min(4)).and_then(|end| index.get(first..end)) {
+                    let at = |c: usize| match run.get(c) {
+                        Some(&j) => Self::word(table.get(usize::from(j))),
+                        None => S::ZERO,
+                    };
+                    return [at(0), at(1), at(2), at(3)];
+                }
+            }
+            _ => return self.get4_other(first, count),
         }
         let at = |c: usize| if c < count { self.get(first.wrapping_add(c)) } else { S::ZERO };
         [at(0), at(1), at(2), at(3)]
+    }
+
+    /// Raw words: one range check for both keys' run.
+    #[inline(always)]
+    fn get4_pair(&self, first: usize, count: usize) -> ([S; 4], [S; 4]) {
+        let count = count.min(4);
+        if let Repr::Raw(w) = self.repr {
+            if let Some(run) = raw_run(w, first, count.wrapping_mul(2)) {
+                let (a, b) = run.split_at(count.wrapping_mul(4).min(run.len()));
+                return (word4(a, 0), word4(b, 0));
+            }
+        }
+        (self.get4(first, count), self.get4(first.wrapping_add(count), count))
     }
 
     /// Raw words and u8 indices (lossless blobs) inline, the other representations out of line.
