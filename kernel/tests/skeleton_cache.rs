@@ -320,9 +320,12 @@ fn shared_times() -> (Vec<f64>, Vec<f64>) {
     (times, parted.collect())
 }
 
+/// A key's translation, rotation and scale.
+type Key = ([f64; 3], [f64; 4], [f64; 3]);
+
 /// Key `k` of the shared-times channels: translation `0.1·(k, 2k, −k)`, a rotation by `0.05·k` rad
 /// about z, scale `1 + 0.01·k`.
-fn shared_keys(k: usize) -> ([f64; 3], [f64; 4], [f64; 3]) {
+fn shared_keys(k: usize) -> Key {
     let k = k as f64;
     let a = 0.05 * k;
     ([0.1 * k, 0.2 * k, -0.1 * k], [0.0, 0.0, (a / 2.0).sin(), (a / 2.0).cos()], [1.0 + 0.01 * k; 3])
@@ -339,7 +342,7 @@ fn shared_brackets<S: Scalar>() {
     use Interpolation::{Linear, Step};
     let (times, parted) = shared_times();
     let keys: Vec<_> = (0..times.len()).map(shared_keys).collect();
-    let flat = |f: &dyn Fn(&([f64; 3], [f64; 4], [f64; 3])) -> Vec<f64>| keys.iter().flat_map(f).collect::<Vec<f64>>();
+    let flat = |f: &dyn Fn(&Key) -> Vec<f64>| keys.iter().flat_map(f).collect::<Vec<f64>>();
     let (tv, rv, sv_) = (flat(&|k| k.0.to_vec()), flat(&|k| k.1.to_vec()), flat(&|k| k.2.to_vec()));
     let chans: Vec<[Option<Ch<S>>; 3]> = vec![
         [ch(Linear, &times, &tv, &[]), ch(Linear, &times, &rv, &[]), ch(Linear, &times, &sv_, &[])],

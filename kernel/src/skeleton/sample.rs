@@ -402,7 +402,13 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
 /// returns, interpolated by the same code. Hermite channels are not cached (they are sampled as
 /// with [`SamplingContext`]).
 ///
-/// **Memory**: `12 + 2·size_of::<J>() + 6·size_of::<S>() + 3` bytes per bone, rounded up to 4,
+/// The usual animated bone has its three channels keyed at the same times, Linear: the context
+/// notes it, and samples such a bone with one bracket test and one interpolation parameter for
+/// the three channels; forward playback past the bracket moves each channel on by one key (the
+/// cached end key becomes the start, one time and one key are read). A bone the clip does not
+/// animate takes the skeleton's rest pose without asking the clip.
+///
+/// **Memory**: `12 + 2·size_of::<J>() + 6·size_of::<S>() + 4` bytes per bone, rounded up to 4,
 /// plus the clip's key (an `Option<usize>`: 8 bytes on a 32-bit target): **120 bytes per bone**
 /// for [`Transform3`](crate::math::Transform3) (f32 or Q16.16) and 80 for
 /// [`Transform2`](crate::math::Transform2); a 70-bone 3D context is 8,408 bytes on a
@@ -676,16 +682,15 @@ fn step<S: Scalar, A: Scalars<S>, J: Joint<S>>(
     memo: &mut Memo<S>,
 ) -> bool {
     let (span, lo, hi) = e.slot(kind);
-    if !matches!(*span, Span::Lerp | Span::Hold) || !(*hi <= t) {
-        return false;
-    }
+    let forward = matches!(*span, Span::Lerp | Span::Hold) && *hi <= t;
     let k1 = (*cursor as usize).wrapping_add(1);
     let k2 = k1.wrapping_add(1);
-    if k2 >= ch.times.len() {
+    if !forward || k2 >= ch.times.len() {
         return false;
     }
     let t2 = ch.times.get(k2);
-    if !(t < t2) {
+    if t.partial_cmp(&t2) != Some(core::cmp::Ordering::Less) {
+        // Past the next bracket too.
         return false;
     }
     *cursor = k1 as u32;
