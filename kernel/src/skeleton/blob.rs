@@ -542,7 +542,7 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
     }
     /// The common channel (raw values, Step or Linear, raw times or u8/u16 indices into the time
     /// table) is built inline; quantised or packed values, Hermite tangents and bitmap times by
-    /// [`BlobSkelClip::channel_other`].
+    /// a separate function.
     #[inline]
     fn channel(&self, bone: usize, kind: ChannelKind) -> Option<ChannelData<BlobScalars<'a, S>>> {
         if S::ENCODING != self.section.encoding() {
