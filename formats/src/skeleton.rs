@@ -1177,6 +1177,14 @@ impl<'a> SkeletonSection<'a> {
             }
         }
     }
+    /// Bone `i`'s rest pose words as stored (little-endian): [`Dimension::rest_words`] of them
+    /// (40 bytes in 3D, 20 in 2D), for readers that decode them in place; `None` past the end.
+    #[inline]
+    pub fn rest_bytes(&self, i: usize) -> Option<&'a [u8]> {
+        let len = self.dimension.rest_words() * 4;
+        let at = i.checked_mul(len)?;
+        self.rest.as_bytes().get(at..at.checked_add(len)?)
+    }
     /// The bytes of the section's arrays (bone records and rest words), for size reports.
     pub fn array_bytes(&self) -> usize {
         self.bones.as_bytes().len() + self.rest.as_bytes().len()
@@ -1717,7 +1725,7 @@ impl<'a> SkelClipSection<'a> {
         self.bones
     }
     /// The time table (stored words, or a grid with [`CLIP_FLAG_GRID_TIMES`]).
-    #[inline]
+    #[inline(always)]
     pub fn time_table(&self) -> TimeTable<'a> {
         if self.body.flags & CLIP_FLAG_GRID_TIMES != 0 {
             let [rate, entries] = self.times.words::<2>(0).unwrap_or([0, 0]);

@@ -312,9 +312,157 @@ fn switching_clips_q16() {
     switching_clips::<Q16>();
 }
 
+/// Keys 1/30 s apart over one second (SlowRun's spacing), and the same spacing with the keys after
+/// the 10th moved by half a step (a channel whose times part ways with the others).
+fn shared_times() -> (Vec<f64>, Vec<f64>) {
+    let times: Vec<f64> = (0..=30).map(|k| f64::from(k) / 30.0).collect();
+    let parted = (0..=30).map(|k| if k <= 10 || k == 30 { f64::from(k) / 30.0 } else { (f64::from(k) + 0.5) / 30.0 });
+    (times, parted.collect())
+}
+
+/// A key's translation, rotation and scale.
+type Key = ([f64; 3], [f64; 4], [f64; 3]);
+
+/// Key `k` of the shared-times channels: translation `0.1·(k, 2k, −k)`, a rotation by `0.05·k` rad
+/// about z, scale `1 + 0.01·k`.
+fn shared_keys(k: usize) -> Key {
+    let k = k as f64;
+    let a = 0.05 * k;
+    ([0.1 * k, 0.2 * k, -0.1 * k], [0.0, 0.0, (a / 2.0).sin(), (a / 2.0).cos()], [1.0 + 0.01 * k; 3])
+}
+
+/// Bones whose three channels are Linear and keyed at the same times (the usual animated bone,
+/// which the cached context samples by a straight path and steps forward a key at a time), next to
+/// the same with a channel whose times part ways after the 10th key, with a Step channel among
+/// Linear ones, with a missing channel, and a bone without channels: the same poses as a plain
+/// context at every time of the schedule (forward across loops, backwards, seeks, outside the
+/// clip), each crossing reads each channel once, hits read nothing, and the values between keys
+/// are the hand-computed lerps.
+fn shared_brackets<S: Scalar>() {
+    use Interpolation::{Linear, Step};
+    let (times, parted) = shared_times();
+    let keys: Vec<_> = (0..times.len()).map(shared_keys).collect();
+    let flat = |f: &dyn Fn(&Key) -> Vec<f64>| keys.iter().flat_map(f).collect::<Vec<f64>>();
+    let (tv, rv, sv_) = (flat(&|k| k.0.to_vec()), flat(&|k| k.1.to_vec()), flat(&|k| k.2.to_vec()));
+    let chans: Vec<[Option<Ch<S>>; 3]> = vec![
+        [ch(Linear, &times, &tv, &[]), ch(Linear, &times, &rv, &[]), ch(Linear, &times, &sv_, &[])],
+        [ch(Linear, &times, &tv, &[]), ch(Linear, &times, &rv, &[]), ch(Linear, &parted, &sv_, &[])],
+        [ch(Linear, &times, &tv, &[]), ch(Step, &times, &rv, &[]), ch(Linear, &times, &sv_, &[])],
+        [None, None, None],
+        [ch(Linear, &times, &tv, &[]), ch(Linear, &times, &rv, &[]), None],
+    ];
+    let tracks: Vec<SliceTrack<'_, S>> =
+        chans.iter().map(|c| SliceTrack { channels: [view(&c[0]), view(&c[1]), view(&c[2])] }).collect();
+    let parents = [u16::MAX, 0, 1, 0, 3];
+    let rest = rest_3d::<S>();
+    let lods = [0, 1, 0, 0, 2];
+    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap().with_lods(&lods).unwrap();
+    for looping in [true, false] {
+        let clip = SliceSkelClip { duration: S::ONE, looping, tracks: &tracks, events: &[] };
+        clip.check::<Transform3<S>>().unwrap();
+        for rotation in [RotationInterp::Nlerp, RotationInterp::Slerp] {
+            for lod in [u8::MAX, 0] {
+                same_as_plain::<S, Transform3<S>, _>(&skeleton, &clip, rotation, lod);
+            }
+        }
+    }
+    // Forward at 60 Hz: the first sample reads every channel (15 calls), then every other frame
+    // crosses a key in each of the 11 animated channels (one read each), the others read nothing
+    // (until the parted channel's keys move to the odd frames).
+    let calls = Cell::new(0);
+    let clip = Counting {
+        inner: SliceSkelClip { duration: S::ONE, looping: true, tracks: &tracks, events: &[] },
+        calls: &calls,
+        keyed: true,
+    };
+    let mut ctx = CachedSamplingContext::<S, Transform3<S>, 5>::new();
+    let mut pose = [Transform3::IDENTITY; 5];
+    let tol = S::from_f64(2e-3);
+    for frame in 0..60 {
+        calls.set(0);
+        SamplingJob::new(&skeleton, &clip, S::from_f64(f64::from(frame) / 60.0)).run(&mut ctx, &mut pose).unwrap();
+        let expected = match frame {
+            0 => 15,
+            f if f % 2 == 0 && f <= 20 => 11,
+            // From key 11 on, the parted channel's keys fall on odd frames ((k + 0.5)/30 s).
+            f if f % 2 == 0 => 10,
+            f if f >= 23 => 1,
+            _ => 0,
+        };
+        assert_eq!(calls.get(), expected, "frame {frame}");
+        if frame % 2 == 1 {
+            // Half-way between keys k and k + 1: the mean of the two keys (nlerp of two unit
+            // quaternions half-way is the rotation half-way), within the scalar type's rounding.
+            let k = (frame / 2) as usize;
+            let (t0, _, s0) = shared_keys(k);
+            let (t1, _, s1) = shared_keys(k + 1);
+            let a = 0.05 * (k as f64 + 0.5);
+            let mid = |x: f64, y: f64| S::from_f64((x + y) / 2.0);
+            let j = pose[0];
+            for (got, want) in [
+                (j.translation.x, mid(t0[0], t1[0])),
+                (j.translation.y, mid(t0[1], t1[1])),
+                (j.translation.z, mid(t0[2], t1[2])),
+                (j.rotation.x, S::ZERO),
+                (j.rotation.y, S::ZERO),
+                (j.rotation.z, S::from_f64((a / 2.0).sin())),
+                (j.rotation.w, S::from_f64((a / 2.0).cos())),
+                (j.scale.x, mid(s0[0], s1[0])),
+            ] {
+                assert!(got.approx_eq(want, tol), "frame {frame}: {got:?} against {want:?}");
+            }
+            // The bone without channels and the missing scale: the rest pose's.
+            assert_eq!(pose[3], rest[3]);
+            assert_eq!(pose[4].scale, rest[4].scale);
+        }
+    }
+}
+
+#[test]
+fn shared_brackets_f32() {
+    shared_brackets::<f32>();
+}
+
+#[test]
+fn shared_brackets_q16() {
+    shared_brackets::<Q16>();
+}
+
+/// The same in 2D: one bone of three Linear channels keyed at the same times, one without.
+fn shared_brackets_2d<S: Scalar>() {
+    use Interpolation::Linear;
+    let (times, _) = shared_times();
+    let n = times.len();
+    let t: Vec<f64> = (0..n).flat_map(|k| [0.1 * k as f64, -0.2 * k as f64]).collect();
+    let r: Vec<f64> = (0..n).map(|k| 0.05 * k as f64).collect();
+    let sc: Vec<f64> = (0..n).flat_map(|k| [1.0 + 0.01 * k as f64; 2]).collect();
+    let chans: Vec<[Option<Ch<S>>; 3]> = vec![
+        [ch(Linear, &times, &t, &[]), ch(Linear, &times, &r, &[]), ch(Linear, &times, &sc, &[])],
+        [None, None, None],
+    ];
+    let tracks: Vec<SliceTrack<'_, S>> =
+        chans.iter().map(|c| SliceTrack { channels: [view(&c[0]), view(&c[1]), view(&c[2])] }).collect();
+    let clip = SliceSkelClip { duration: S::ONE, looping: true, tracks: &tracks, events: &[] };
+    clip.check::<Transform2<S>>().unwrap();
+    let parents = [u16::MAX, 0, 1, 2, 3];
+    let rest = [Transform2::<S>::IDENTITY; 5];
+    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+    same_as_plain::<S, Transform2<S>, _>(&skeleton, &clip, RotationInterp::Nlerp, u8::MAX);
+}
+
+#[test]
+fn shared_brackets_2d_f32() {
+    shared_brackets_2d::<f32>();
+}
+
+#[test]
+fn shared_brackets_2d_q16() {
+    shared_brackets_2d::<Q16>();
+}
+
 #[test]
 fn memory_per_bone() {
-    // 12 bytes of cursors + two joints + 6 bracket bounds + 3 span bytes (padded), plus the clip key
+    // 12 bytes of cursors + two joints + 6 bracket bounds + 3 span bytes and a shape byte, plus the clip key
     // (an `Option<usize>`: 8 bytes on 32-bit targets, 16 here).
     let key = core::mem::size_of::<Option<usize>>();
     assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform3<f32>, 70>>(), 70 * 120 + key);
