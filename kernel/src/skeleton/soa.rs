@@ -776,14 +776,6 @@ impl<S: Scalar> SoaAffine3<S> {
             ],
         }
     }
-
-    /// The four matrices, lane by lane.
-    #[inline(always)]
-    fn matrices(&self) -> [Affine3<S>; 4] {
-        let [x, y, z, t] = &self.cols;
-        let m = |l: usize| Affine3::from_cols(x.get(l), y.get(l), z.get(l), t.get(l));
-        [m(0), m(1), m(2), m(3)]
-    }
 }
 
 /// Whether the loop keeps the previous bone's model matrix in a local (as
@@ -857,12 +849,18 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
         Ok(())
     }
 
-    /// Two passes: the local transforms of bones `from..to` to matrices, four at a time, into
-    /// `output`; then each bone's matrix, in order, multiplied by its parent's model matrix.
+    /// One pass over the groups: the local transforms of four bones to matrices at once, then
+    /// each of those bones, in order, multiplied by its parent's model matrix (parents come
+    /// before their children, so every parent's model matrix is known by then).
     #[inline(always)]
     fn compose<const LOD: bool>(&self, local: &[SoaTransform3<S>], output: &mut [Affine3<S>]) {
         let to = output.len();
         let first = self.from / 4;
+        let root = flat(&self.root);
+        let mut prev = match self.from.checked_sub(1).and_then(|p| output.get(p)) {
+            Some(m) => flat(m),
+            None => root,
+        };
         for (g, group) in local.iter().enumerate().take(soa_count(to)).skip(first) {
             let mut group = *group;
             if LOD {
@@ -871,34 +869,47 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
                     group = SoaTransform3::select(above, rest_group(self.skeleton, g), group);
                 }
             }
-            let m = SoaAffine3::from_transforms(&group).matrices();
+            let m = SoaAffine3::from_transforms(&group);
             let base = g.wrapping_mul(4);
-            let outs = output.iter_mut().enumerate().skip(base).take(4);
-            for ((i, o), m) in outs.zip(m) {
-                if i >= self.from {
-                    *o = m;
-                }
-            }
+            self.bone::<0>(&m, base, &root, &mut prev, output);
+            self.bone::<1>(&m, base, &root, &mut prev, output);
+            self.bone::<2>(&m, base, &root, &mut prev, output);
+            self.bone::<3>(&m, base, &root, &mut prev, output);
         }
-        let root = flat(&self.root);
-        let mut prev = match self.from.checked_sub(1).and_then(|p| output.get(p)) {
-            Some(m) => flat(m),
-            None => root,
+    }
+
+    /// Bone `base + LANE` (when in `from..output.len()`): its local matrix, lane `LANE` of `m`,
+    /// multiplied by its parent's model matrix (`prev` when the parent is the bone before it),
+    /// into `output` and `prev`.
+    #[inline(always)]
+    fn bone<const LANE: usize>(
+        &self,
+        m: &SoaAffine3<S>,
+        base: usize,
+        root: &[S; 12],
+        prev: &mut [S; 12],
+        output: &mut [Affine3<S>],
+    ) {
+        let i = base.wrapping_add(LANE);
+        if i < self.from || i >= output.len() {
+            return;
+        }
+        let parent = match self.skeleton.parent(i) {
+            Some(p) if KEEP_PREVIOUS && p.wrapping_add(1) == i => *prev,
+            Some(p) => match output.get(p) {
+                Some(m) => flat(m),
+                None => *root,
+            },
+            None => *root,
         };
-        for i in self.from..to {
-            let parent = match self.skeleton.parent(i) {
-                Some(p) if KEEP_PREVIOUS && p.wrapping_add(1) == i => prev,
-                Some(p) => match output.get(p) {
-                    Some(m) => flat(m),
-                    None => root,
-                },
-                None => root,
-            };
-            let Some(o) = output.get_mut(i) else { break };
-            let model = product(&parent, &flat(o));
+        let [x, y, z, t] = &m.cols;
+        let c = |v: &SoaVec3<S>| (lane(&v.x, LANE), lane(&v.y, LANE), lane(&v.z, LANE));
+        let ((c0, c1, c2), (c3, c4, c5), (c6, c7, c8), (c9, c10, c11)) = (c(x), c(y), c(z), c(t));
+        let model = product(&parent, &[c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11]);
+        if let Some(o) = output.get_mut(i) {
             *o = unflat(model);
-            prev = model;
         }
+        *prev = model;
     }
 }
 
