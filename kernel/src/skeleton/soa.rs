@@ -345,43 +345,24 @@ fn above_lod<S: Scalar, K: SkeletonSource<S, Transform3<S>>>(skeleton: &K, g: us
 /// otherwise each lane goes through [`Joint::normalize_rotation`].
 #[inline(always)]
 fn normalize<S: Scalar>(q: SoaQuat<S>) -> SoaQuat<S> {
-    match normalize_near(&q) {
-        Some((n, false)) => n,
-        _ => normalize_lanes(q),
+    if S::ENCODING == ScalarEncoding::F32 {
+        let n2 = q.dot(&q);
+        let d = map(n2, |n2| n2.sub(S::ONE));
+        let near = map(d, |d| d.abs() < S::from_ratio(1, 256));
+        if all(near) {
+            // y₀ = 1 − d/2, then y₀·(3/2 − (n²/2)·y₀²), as `normalize_quat`.
+            let (one, half, three_halves) = (S::ONE, S::HALF, S::from_ratio(3, 2));
+            let y = map(d, |d| one.sub(d.mul(half)));
+            let k = zip2(map(n2, |n2| half.mul(n2)), zip2(y, y, S::mul), S::mul);
+            let inv = zip2(y, map(k, |k| three_halves.sub(k)), S::mul);
+            return SoaQuat {
+                x: zip2(q.x, inv, S::mul),
+                y: zip2(q.y, inv, S::mul),
+                z: zip2(q.z, inv, S::mul),
+                w: zip2(q.w, inv, S::mul),
+            };
+        }
     }
-}
-
-/// [`normalize`]'s fast path on all four lanes, and whether a lane is not within 2⁻⁸ of unit
-/// length (NaN included: then the fast result is not to be used); `None` off f32.
-#[inline(always)]
-fn normalize_near<S: Scalar>(q: &SoaQuat<S>) -> Option<(SoaQuat<S>, bool)> {
-    if S::ENCODING != ScalarEncoding::F32 {
-        return None;
-    }
-    let n2 = q.dot(q);
-    let d = map(n2, |n2| n2.sub(S::ONE));
-    // 1 where a lane is far, as a word rather than a `bool` so that the four lanes' test stays
-    // one vector compare.
-    let far = map(d, |d| if d.abs() < S::from_ratio(1, 256) { 0u32 } else { 1 });
-    let [f0, f1, f2, f3] = far;
-    // y₀ = 1 − d/2, then y₀·(3/2 − (n²/2)·y₀²), as `normalize_quat`.
-    let (one, half, three_halves) = (S::ONE, S::HALF, S::from_ratio(3, 2));
-    let y = map(d, |d| one.sub(d.mul(half)));
-    let k = zip2(map(n2, |n2| half.mul(n2)), zip2(y, y, S::mul), S::mul);
-    let inv = zip2(y, map(k, |k| three_halves.sub(k)), S::mul);
-    let n = SoaQuat {
-        x: zip2(q.x, inv, S::mul),
-        y: zip2(q.y, inv, S::mul),
-        z: zip2(q.z, inv, S::mul),
-        w: zip2(q.w, inv, S::mul),
-    };
-    Some((n, (f0 | f1) | (f2 | f3) != 0))
-}
-
-/// [`normalize`] lane by lane, through [`Joint::normalize_rotation`].
-#[inline(never)]
-#[cold]
-fn normalize_lanes<S: Scalar>(q: SoaQuat<S>) -> SoaQuat<S> {
     let mut out = q;
     for l in 0..4 {
         let r = q.get(l);
@@ -506,19 +487,10 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaBlendingJob<'a, S, K
         if let (Some(first), Some(second), None, None) = (first, contributing.next(), contributing.peek(), fill) {
             // Two layers and no fill (a crossfade): one pass.
             let (w0, w1) = (first.weight, second.weight);
-            let pairs = output.iter_mut().zip(first.pose.iter().zip(second.pose));
-            if total == S::ONE {
-                for (o, (a, b)) in pairs {
-                    let mut acc = first_term(a, w0);
-                    add_term(&mut acc, b, &a.rotation, w1);
-                    finish_into::<S, true>(o, acc, total);
-                }
-            } else {
-                for (o, (a, b)) in pairs {
-                    let mut acc = first_term(a, w0);
-                    add_term(&mut acc, b, &a.rotation, w1);
-                    finish_into::<S, false>(o, acc, total);
-                }
+            for (o, (a, b)) in output.iter_mut().zip(first.pose.iter().zip(second.pose)) {
+                let mut acc = first_term(a, w0);
+                add_term(&mut acc, b, &a.rotation, w1);
+                *o = finish(acc, [total; 4]);
             }
             return;
         }
@@ -548,12 +520,7 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaBlendingJob<'a, S, K
             }
         }
         for o in output.iter_mut() {
-            let acc = *o;
-            if total == S::ONE {
-                finish_into::<S, true>(o, acc, total);
-            } else {
-                finish_into::<S, false>(o, acc, total);
-            }
+            *o = finish(*o, [total; 4]);
         }
     }
 
@@ -710,36 +677,6 @@ fn finish<S: Scalar>(acc: SoaTransform3<S>, total: L<S>) -> SoaTransform3<S> {
             w: zip2(r.w, inv, S::mul),
         }),
         scale: SoaVec3 { x: zip2(s.x, total, S::div), y: zip2(s.y, total, S::div), z: zip2(s.z, total, S::div) },
-    }
-}
-
-/// [`finish`] with the same `total` in every lane (the unmasked path), into `o`: the same
-/// operations per lane; `UNIT` when `total` is exactly 1 (decided once by the caller). The fast
-/// normalisation is stored unconditionally and redone lane by lane in the rare case it does not
-/// apply, so that the usual path has no branch between the arithmetic and the store.
-#[inline(always)]
-fn finish_into<S: Scalar, const UNIT: bool>(o: &mut SoaTransform3<S>, acc: SoaTransform3<S>, total: S) {
-    let (t, r, s) = if UNIT {
-        (acc.translation, acc.rotation, acc.scale)
-    } else {
-        let inv = total.recip();
-        let (t, r, s) = (acc.translation, acc.rotation, acc.scale);
-        let d = |a: L<S>| map(a, |a| a.div(total));
-        let m = |a: L<S>| map(a, |a| a.mul(inv));
-        (
-            SoaVec3 { x: d(t.x), y: d(t.y), z: d(t.z) },
-            SoaQuat { x: m(r.x), y: m(r.y), z: m(r.z), w: m(r.w) },
-            SoaVec3 { x: d(s.x), y: d(s.y), z: d(s.z) },
-        )
-    };
-    match normalize_near(&r) {
-        Some((n, far)) => {
-            *o = SoaTransform3 { translation: t, rotation: n, scale: s };
-            if far {
-                o.rotation = normalize_lanes(r);
-            }
-        }
-        None => *o = SoaTransform3 { translation: t, rotation: normalize_lanes(r), scale: s },
     }
 }
 
