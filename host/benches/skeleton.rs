@@ -24,7 +24,7 @@
 //! With `OSSICLE_SKEL_DIGEST=1` in the environment it benchmarks nothing: it prints, per scalar
 //! type, source (RAM, blob) and clip, an FNV-1a digest of the raw bits of every pose the jobs above
 //! produce (sampling forward and by seeks, blending with and without masks and additive layers,
-//! local-to-model), so that an optimisation can be checked to leave every result bit-identical
+//! local-to-model; a second line per clip: `SoaLocalToModelJob`'s matrices), so that an optimisation can be checked to leave every result bit-identical
 //! (and checks that `CachedSamplingContext`s give the same sampled poses as plain contexts):
 //! `OSSICLE_SKEL_DIGEST=1 cargo bench -p ossicle-host --bench skeleton`, before and after, and diff.
 
@@ -176,6 +176,8 @@ where
     let (mut blended, mut model) = ([Transform3::<S>::IDENTITY; BONES], [Transform3::<S>::IDENTITY; BONES]);
     let mask: Vec<S> = (0..BONES).map(|i| S::from_ratio((i % 5) as i32, 4)).collect();
     let (mut hs, mut hk, mut hb, mut hm, mut hl) = (SEED, SEED, SEED, SEED, SEED);
+    // The SoA local-to-model job's matrices (their own digest line).
+    let (mut soa_model, mut hls) = ([Affine3::<S>::IDENTITY; BONES], SEED);
     let mut t = S::ZERO;
     for frame in 0..600 {
         let sample = |c: &C, time: S, ctx: &mut SamplingContext<BONES>, out: &mut [Transform3<S>]| {
@@ -243,6 +245,17 @@ where
         l2m.from = frame as usize % 9;
         let _ = l2m.run(&blended, &mut model);
         digest_pose(&mut hl, &model);
+        let mut soa_l2m = SoaLocalToModelJob::new(skel);
+        soa_l2m.from = l2m.from;
+        let _ = soa_l2m.run(&packed(&blended), &mut soa_model);
+        for m in &soa_model {
+            let (x, y, z, t) = (m.x_axis, m.y_axis, m.z_axis, m.translation);
+            for v in [x.x, x.y, x.z, y.x, y.y, y.z, z.x, z.y, z.z, t.x, t.y, t.z] {
+                for b in v.to_blob_bits().to_le_bytes() {
+                    hls = (hls ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+        }
         t = advance(t, dt, duration);
     }
     for (i, time) in xorshift_times(duration.to_f64() * 1.25).into_iter().enumerate() {
@@ -254,6 +267,7 @@ where
         assert!(pc == pa, "{label}: the cached context differs at seek {i}");
     }
     println!("{label}: sample {hs:016x} seek {hk:016x} blend {hb:016x} blend_masked_additive {hm:016x} l2m {hl:016x}");
+    println!("{label}: l2m_soa {hls:016x}");
 }
 
 fn run_clip<S: Scalar, K, C>(g: &mut Group<'_>, label: &str, skel: &K, clip: &C, idle: &C)

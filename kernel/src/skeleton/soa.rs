@@ -713,14 +713,6 @@ impl<S: Scalar> SoaAffine3<S> {
             ],
         }
     }
-
-    /// The four matrices, lane by lane.
-    #[inline(always)]
-    fn matrices(&self) -> [Affine3<S>; 4] {
-        let [x, y, z, t] = &self.cols;
-        let m = |l: usize| Affine3::from_cols(x.get(l), y.get(l), z.get(l), t.get(l));
-        [m(0), m(1), m(2), m(3)]
-    }
 }
 
 /// Whether the loop keeps the previous bone's model matrix in a local (as
@@ -794,12 +786,18 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
         Ok(())
     }
 
-    /// Two passes: the local transforms of bones `from..to` to matrices, four at a time, into
-    /// `output`; then each bone's matrix, in order, multiplied by its parent's model matrix.
+    /// One pass over the groups: the local transforms of four bones to matrices at once, then
+    /// each of those bones, in order, multiplied by its parent's model matrix (parents come
+    /// before their children, so every parent's model matrix is known by then).
     #[inline(always)]
     fn compose<const LOD: bool>(&self, local: &[SoaTransform3<S>], output: &mut [Affine3<S>]) {
         let to = output.len();
         let first = self.from / 4;
+        let root = flat(&self.root);
+        let mut prev = match self.from.checked_sub(1).and_then(|p| output.get(p)) {
+            Some(m) => flat(m),
+            None => root,
+        };
         for (g, group) in local.iter().enumerate().take(soa_count(to)).skip(first) {
             let mut group = *group;
             if LOD {
@@ -808,70 +806,86 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
                     group = SoaTransform3::select(above, rest_group(self.skeleton, g), group);
                 }
             }
-            let m = SoaAffine3::from_transforms(&group).matrices();
+            let m = SoaAffine3::from_transforms(&group);
             let base = g.wrapping_mul(4);
-            let outs = output.iter_mut().enumerate().skip(base).take(4);
-            for ((i, o), m) in outs.zip(m) {
-                if i >= self.from {
-                    *o = m;
-                }
-            }
+            self.bone::<0>(&m, base, &root, &mut prev, output);
+            self.bone::<1>(&m, base, &root, &mut prev, output);
+            self.bone::<2>(&m, base, &root, &mut prev, output);
+            self.bone::<3>(&m, base, &root, &mut prev, output);
         }
-        let root = padded(&self.root);
-        let mut prev = match self.from.checked_sub(1).and_then(|p| output.get(p)) {
-            Some(m) => padded(m),
-            None => root,
+    }
+
+    /// Bone `base + LANE` (when in `from..output.len()`): its local matrix, lane `LANE` of `m`,
+    /// multiplied by its parent's model matrix (`prev` when the parent is the bone before it),
+    /// into `output` and `prev`.
+    #[inline(always)]
+    fn bone<const LANE: usize>(
+        &self,
+        m: &SoaAffine3<S>,
+        base: usize,
+        root: &[S; 12],
+        prev: &mut [S; 12],
+        output: &mut [Affine3<S>],
+    ) {
+        let i = base.wrapping_add(LANE);
+        if i < self.from || i >= output.len() {
+            return;
+        }
+        let parent = match self.skeleton.parent(i) {
+            Some(p) if KEEP_PREVIOUS && p.wrapping_add(1) == i => *prev,
+            Some(p) => match output.get(p) {
+                Some(m) => flat(m),
+                None => *root,
+            },
+            None => *root,
         };
-        for i in self.from..to {
-            let parent = match self.skeleton.parent(i) {
-                Some(p) if KEEP_PREVIOUS && p.wrapping_add(1) == i => prev,
-                Some(p) => match output.get(p) {
-                    Some(m) => padded(m),
-                    None => root,
-                },
-                None => root,
-            };
-            let Some(o) = output.get_mut(i) else { break };
-            let model = [
-                transform(&parent, o.x_axis, false),
-                transform(&parent, o.y_axis, false),
-                transform(&parent, o.z_axis, false),
-                transform(&parent, o.translation, true),
-            ];
-            *o = unpadded(&model);
-            prev = model;
+        let [x, y, z, t] = &m.cols;
+        let c = |v: &SoaVec3<S>| (lane(&v.x, LANE), lane(&v.y, LANE), lane(&v.z, LANE));
+        let ((c0, c1, c2), (c3, c4, c5), (c6, c7, c8), (c9, c10, c11)) = (c(x), c(y), c(z), c(t));
+        let model = product(&parent, &[c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11]);
+        if let Some(o) = output.get_mut(i) {
+            *o = unflat(model);
         }
+        *prev = model;
     }
 }
 
-/// An [`Affine3`]'s columns as four-lane arrays (the fourth lane 0), for the product below.
+/// An [`Affine3`]'s twelve numbers, column by column.
 #[inline(always)]
-fn padded<S: Scalar>(m: &Affine3<S>) -> [L<S>; 4] {
-    let c = |v: Vec3<S>| [v.x, v.y, v.z, S::ZERO];
-    [c(m.x_axis), c(m.y_axis), c(m.z_axis), c(m.translation)]
+fn flat<S: Scalar>(m: &Affine3<S>) -> [S; 12] {
+    let (x, y, z, t) = (m.x_axis, m.y_axis, m.z_axis, m.translation);
+    [x.x, x.y, x.z, y.x, y.y, y.z, z.x, z.y, z.z, t.x, t.y, t.z]
 }
 
+/// [`flat`]'s inverse.
 #[inline(always)]
-fn unpadded<S: Scalar>(m: &[L<S>; 4]) -> Affine3<S> {
-    let v = |c: &L<S>| {
-        let [x, y, z, _] = *c;
-        Vec3::new(x, y, z)
-    };
-    let [x, y, z, t] = m;
-    Affine3::from_cols(v(x), v(y), v(z), v(t))
+fn unflat<S: Scalar>(f: [S; 12]) -> Affine3<S> {
+    let [a, b, c, d, e, f, g, h, i, j, k, l] = f;
+    Affine3::from_cols(Vec3::new(a, b, c), Vec3::new(d, e, f), Vec3::new(g, h, i), Vec3::new(j, k, l))
 }
 
-/// `m.transform_vector(v)` on padded columns, the same operations in the same order:
-/// `(x·v.x + y·v.y) + z·v.z`; or, when `point`, `m.transform_point(v)` summed as
-/// `(x·v.x + y·v.y) + (z·v.z + translation)` (one addition less on the chain from parent to child).
+/// The product `p · c` of two [`flat`] matrices, every entry `(p₀·c₀ + p₁·c₁) + (p₂·c₂ + t)`:
+/// entry `r` of column `j` takes row `r` of `p`'s 3×3 part and column `j` of `c`, and `t` is
+/// `p`'s translation for the translation column (`(p.x·t.x + p.y·t.y) + (p.z·t.z + p.t)`) and
+/// otherwise the neutral `−0` (`x + (−0) = x` exactly, in f32 and Q16.16), so that the columns
+/// are `(p.x·v.x + p.y·v.y) + p.z·v.z`. The twelve entries are written as the same operation on
+/// twelve lanes (three four-lane vectors) so that the compiler vectorises it.
 #[inline(always)]
-fn transform<S: Scalar>(m: &[L<S>; 4], v: Vec3<S>, point: bool) -> L<S> {
-    let [[x0, x1, x2, x3], [y0, y1, y2, y3], [z0, z1, z2, z3], [t0, t1, t2, t3]] = *m;
-    if point {
-        let f = |x: S, y: S, z: S, t: S| x.mul(v.x).add(y.mul(v.y)).add(z.mul(v.z).add(t));
-        [f(x0, y0, z0, t0), f(x1, y1, z1, t1), f(x2, y2, z2, t2), f(x3, y3, z3, t3)]
-    } else {
-        let f = |x: S, y: S, z: S| x.mul(v.x).add(y.mul(v.y)).add(z.mul(v.z));
-        [f(x0, y0, z0), f(x1, y1, z1), f(x2, y2, z2), f(x3, y3, z3)]
+fn product<S: Scalar>(p: &[S; 12], c: &[S; 12]) -> [S; 12] {
+    let nz = S::ZERO.neg();
+    let [p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11] = *p;
+    let [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11] = *c;
+    let a0 = [p0, p1, p2, p0, p1, p2, p0, p1, p2, p0, p1, p2];
+    let a1 = [p3, p4, p5, p3, p4, p5, p3, p4, p5, p3, p4, p5];
+    let a2 = [p6, p7, p8, p6, p7, p8, p6, p7, p8, p6, p7, p8];
+    let t = [nz, nz, nz, nz, nz, nz, nz, nz, nz, p9, p10, p11];
+    let b0 = [c0, c0, c0, c3, c3, c3, c6, c6, c6, c9, c9, c9];
+    let b1 = [c1, c1, c1, c4, c4, c4, c7, c7, c7, c10, c10, c10];
+    let b2 = [c2, c2, c2, c5, c5, c5, c8, c8, c8, c11, c11, c11];
+    let mut out = [S::ZERO; 12];
+    let lanes = a0.into_iter().zip(b0).zip(a1.into_iter().zip(b1)).zip(a2.into_iter().zip(b2).zip(t));
+    for (o, (((a0, b0), (a1, b1)), ((a2, b2), t))) in out.iter_mut().zip(lanes) {
+        *o = a0.mul(b0).add(a1.mul(b1)).add(a2.mul(b2).add(t));
     }
+    out
 }
