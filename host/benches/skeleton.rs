@@ -370,31 +370,15 @@ fn bench_frame<S: Scalar, K, C, X>(
     C: SkelClipSource<S>,
     X: SamplingState<S, Transform3<S>>,
 {
-    let dt = S::from_ratio(1, 60);
-    let duration = clip.duration();
-    g.bench_function(name, |b| {
-        let mut ctx_a = context();
-        let mut ctx_b = context();
-        let mut pa = [Transform3::<S>::IDENTITY; BONES];
-        let mut pb = [Transform3::<S>::IDENTITY; BONES];
-        let mut blended = [Transform3::<S>::IDENTITY; BONES];
-        let mut model = [Transform3::<S>::IDENTITY; BONES];
-        let idle_duration = idle.duration();
-        let (mut t, mut ti) = (S::ZERO, S::ZERO);
-        b.iter(|| {
-            let _ = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX }
-                .run(&mut *ctx_a, &mut pa);
-            let _ = SamplingJob { skeleton: skel, clip: idle, time: ti, rotation: RotationInterp::Nlerp, lod: u8::MAX }
-                .run(&mut *ctx_b, &mut pb);
-            let layers = [
-                BlendLayer { pose: &pb[..], weight: S::from_ratio(7, 10), mask: None },
-                BlendLayer { pose: &pa[..], weight: S::from_ratio(3, 10), mask: None },
-            ];
-            let _ = BlendingJob::new(skel, &layers).run(&mut blended);
-            let _ = black_box(LocalToModelJob::new(skel).run(&blended, &mut model));
-            t = advance(t, dt, duration);
-            ti = advance(ti, dt, idle_duration);
-        })
+    let mut blended = [Transform3::<S>::IDENTITY; BONES];
+    let mut model = [Transform3::<S>::IDENTITY; BONES];
+    frames(g, name, skel, clip, idle, context, |pa, pb| {
+        let layers = [
+            BlendLayer { pose: &pb[..], weight: S::from_ratio(7, 10), mask: None },
+            BlendLayer { pose: &pa[..], weight: S::from_ratio(3, 10), mask: None },
+        ];
+        let _ = BlendingJob::new(skel, &layers).run(&mut blended);
+        let _ = black_box(LocalToModelJob::new(skel).run(&blended, &mut model));
     });
 }
 
@@ -420,6 +404,38 @@ fn bench_frame_soa<S: Scalar, K, C, X>(
     C: SkelClipSource<S>,
     X: SamplingState<S, Transform3<S>>,
 {
+    let mut sa = [SoaTransform3::<S>::IDENTITY; GROUPS];
+    let mut sb = [SoaTransform3::<S>::IDENTITY; GROUPS];
+    let mut blended = [SoaTransform3::<S>::IDENTITY; GROUPS];
+    let mut model = [Affine3::<S>::IDENTITY; BONES];
+    frames(g, name, skel, clip, idle, context, |pa, pb| {
+        let _ = SoaTransform3::pack(pa, &mut sa);
+        let _ = SoaTransform3::pack(pb, &mut sb);
+        let layers = [
+            BlendLayer { pose: &sb[..], weight: S::from_ratio(7, 10), mask: None },
+            BlendLayer { pose: &sa[..], weight: S::from_ratio(3, 10), mask: None },
+        ];
+        let _ = SoaBlendingJob::new(skel, &layers).run(&mut blended);
+        let _ = black_box(SoaLocalToModelJob::new(skel).run(&blended, &mut model));
+    });
+}
+
+/// The frame loop of [`bench_frame`] and [`bench_frame_soa`]: per iteration `clip` and `idle`
+/// sampled forward at 60 Hz (a context each, made by `context`), then `rest` of the two poses
+/// (the clip's first).
+fn frames<S: Scalar, K, C, X>(
+    g: &mut Group<'_>,
+    name: &str,
+    skel: &K,
+    clip: &C,
+    idle: &C,
+    context: impl Fn() -> Box<X>,
+    mut rest: impl FnMut(&[Transform3<S>; BONES], &[Transform3<S>; BONES]),
+) where
+    K: SkeletonSource<S, Transform3<S>>,
+    C: SkelClipSource<S>,
+    X: SamplingState<S, Transform3<S>>,
+{
     let dt = S::from_ratio(1, 60);
     let duration = clip.duration();
     g.bench_function(name, |b| {
@@ -427,10 +443,6 @@ fn bench_frame_soa<S: Scalar, K, C, X>(
         let mut ctx_b = context();
         let mut pa = [Transform3::<S>::IDENTITY; BONES];
         let mut pb = [Transform3::<S>::IDENTITY; BONES];
-        let mut sa = [SoaTransform3::<S>::IDENTITY; GROUPS];
-        let mut sb = [SoaTransform3::<S>::IDENTITY; GROUPS];
-        let mut blended = [SoaTransform3::<S>::IDENTITY; GROUPS];
-        let mut model = [Affine3::<S>::IDENTITY; BONES];
         let idle_duration = idle.duration();
         let (mut t, mut ti) = (S::ZERO, S::ZERO);
         b.iter(|| {
@@ -438,14 +450,7 @@ fn bench_frame_soa<S: Scalar, K, C, X>(
                 .run(&mut *ctx_a, &mut pa);
             let _ = SamplingJob { skeleton: skel, clip: idle, time: ti, rotation: RotationInterp::Nlerp, lod: u8::MAX }
                 .run(&mut *ctx_b, &mut pb);
-            let _ = SoaTransform3::pack(&pa, &mut sa);
-            let _ = SoaTransform3::pack(&pb, &mut sb);
-            let layers = [
-                BlendLayer { pose: &sb[..], weight: S::from_ratio(7, 10), mask: None },
-                BlendLayer { pose: &sa[..], weight: S::from_ratio(3, 10), mask: None },
-            ];
-            let _ = SoaBlendingJob::new(skel, &layers).run(&mut blended);
-            let _ = black_box(SoaLocalToModelJob::new(skel).run(&blended, &mut model));
+            rest(&pa, &pb);
             t = advance(t, dt, duration);
             ti = advance(ti, dt, idle_duration);
         })

@@ -113,23 +113,7 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> BlendingJob<'a, S, J, 
     /// and `output` hold at least one entry per skeleton bone.
     pub fn validate(&self, output: &[J]) -> Result<(), JobError> {
         let bones = self.skeleton.bone_count();
-        if self.threshold.partial_cmp(&S::ZERO) != Some(core::cmp::Ordering::Greater) {
-            return Err(JobError::BadThreshold);
-        }
-        for layer in self.layers.iter().chain(self.additive) {
-            if layer.pose.len() < bones {
-                return Err(JobError::InputTooSmall { needed: bones, got: layer.pose.len() });
-            }
-            if let Some(mask) = layer.mask {
-                if mask.len() < bones {
-                    return Err(JobError::MaskTooSmall { needed: bones, got: mask.len() });
-                }
-            }
-        }
-        if output.len() < bones {
-            return Err(JobError::OutputTooSmall { needed: bones, got: output.len() });
-        }
-        Ok(())
+        validate_inputs(self.threshold, self.layers, self.additive, bones, bones, output.len())
     }
 
     /// Blends into `output[..bone_count]`. Errors as [`BlendingJob::validate`], before anything is
@@ -280,6 +264,36 @@ impl<'a, S: Scalar, J: Joint<S>, K: SkeletonSource<S, J>> BlendingJob<'a, S, J, 
         }
         joint
     }
+}
+
+/// The checks of [`BlendingJob::validate`] (and of the SoA job's): the threshold is positive,
+/// every layer's pose holds `poses` entries (joints, or SoA groups), every mask `bones` weights,
+/// and the output `poses` entries (it holds `output`).
+pub(super) fn validate_inputs<S: Scalar, J>(
+    threshold: S,
+    layers: &[BlendLayer<'_, S, J>],
+    additive: &[BlendLayer<'_, S, J>],
+    poses: usize,
+    bones: usize,
+    output: usize,
+) -> Result<(), JobError> {
+    if threshold.partial_cmp(&S::ZERO) != Some(core::cmp::Ordering::Greater) {
+        return Err(JobError::BadThreshold);
+    }
+    for layer in layers.iter().chain(additive) {
+        if layer.pose.len() < poses {
+            return Err(JobError::InputTooSmall { needed: poses, got: layer.pose.len() });
+        }
+        if let Some(mask) = layer.mask {
+            if mask.len() < bones {
+                return Err(JobError::MaskTooSmall { needed: bones, got: mask.len() });
+            }
+        }
+    }
+    if output < poses {
+        return Err(JobError::OutputTooSmall { needed: poses, got: output });
+    }
+    Ok(())
 }
 
 /// The fused two-layer blend of [`BlendingJob::run_unmasked`]: `output[i]` is `p0[i]` at weight

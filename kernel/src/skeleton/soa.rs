@@ -41,7 +41,7 @@
 //! assert_eq!(model[2].translation, Vec3::new(0.0, 1.5, 0.0));
 //! ```
 
-use super::blend::{AdditiveReference, BlendLayer};
+use super::blend::{validate_inputs, AdditiveReference, BlendLayer};
 use super::l2m::JobError;
 use super::source::{Joint, SkeletonSource};
 use crate::math::{Affine3, Quat, Transform3, Vec3};
@@ -413,24 +413,7 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaBlendingJob<'a, S, K
     /// least [`soa_count`]`(bones)` groups, and every mask at least one weight per bone.
     pub fn validate(&self, output: &[SoaTransform3<S>]) -> Result<(), JobError> {
         let bones = self.skeleton.bone_count();
-        let groups = soa_count(bones);
-        if self.threshold.partial_cmp(&S::ZERO) != Some(core::cmp::Ordering::Greater) {
-            return Err(JobError::BadThreshold);
-        }
-        for layer in self.layers.iter().chain(self.additive) {
-            if layer.pose.len() < groups {
-                return Err(JobError::InputTooSmall { needed: groups, got: layer.pose.len() });
-            }
-            if let Some(mask) = layer.mask {
-                if mask.len() < bones {
-                    return Err(JobError::MaskTooSmall { needed: bones, got: mask.len() });
-                }
-            }
-        }
-        if output.len() < groups {
-            return Err(JobError::OutputTooSmall { needed: groups, got: output.len() });
-        }
-        Ok(())
+        validate_inputs(self.threshold, self.layers, self.additive, soa_count(bones), bones, output.len())
     }
 
     /// Blends into `output[..soa_count(bones)]`. Errors as [`SoaBlendingJob::validate`], before
