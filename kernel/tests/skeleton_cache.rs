@@ -8,8 +8,8 @@ use core::cell::Cell;
 
 use ossicle::math::{Transform2, Transform3, Vec3};
 use ossicle::skeleton::{
-    CachedSamplingContext, ChannelData, ChannelKind, Interpolation, Joint, RotationInterp, SamplingContext,
-    SamplingJob, SkelClipSource, SliceSkelClip, SliceSkeleton, SliceTrack,
+    CachedSamplingContext, ChannelData, ChannelHandle, ChannelKind, Interpolation, Joint, RotationInterp,
+    SamplingContext, SamplingJob, SkelClipSource, SliceSkelClip, SliceSkeleton, SliceTrack,
 };
 use ossicle::{Scalar, Q16};
 
@@ -462,12 +462,14 @@ fn shared_brackets_2d_q16() {
 
 #[test]
 fn memory_per_bone() {
-    // 12 bytes of cursors + two joints + 6 bracket bounds + 3 span bytes and a shape byte, plus the clip key
-    // (an `Option<usize>`: 8 bytes on 32-bit targets, 16 here).
+    // 12 bytes of cursors + two joints + 6 bracket bounds + 3 channel handles of 4 bytes + 3 span
+    // bytes and a shape byte, plus the clip key (an `Option<usize>`: 8 bytes on 32-bit targets, 16
+    // here): 12 + 2·40 + 6·4 + 12 + 4 = 132 in 3D, 12 + 2·20 + 24 + 12 + 4 = 92 in 2D.
+    assert_eq!(core::mem::size_of::<ChannelHandle>(), 4);
     let key = core::mem::size_of::<Option<usize>>();
-    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform3<f32>, 70>>(), 70 * 120 + key);
-    assert_eq!(core::mem::size_of::<CachedSamplingContext<Q16, Transform3<Q16>, 70>>(), 70 * 120 + key);
-    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform2<f32>, 70>>(), 70 * 80 + key);
+    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform3<f32>, 70>>(), 70 * 132 + key);
+    assert_eq!(core::mem::size_of::<CachedSamplingContext<Q16, Transform3<Q16>, 70>>(), 70 * 132 + key);
+    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform2<f32>, 70>>(), 70 * 92 + key);
 }
 
 /// The players with cached contexts (`AnimPlayer<S, J, N, X>` and the like) give the same poses,

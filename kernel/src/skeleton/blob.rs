@@ -53,7 +53,9 @@ use ossicle_format::skeleton::{
 };
 use ossicle_format::{ScalarEncoding, WordView};
 
-use super::source::{ChannelData, ChannelKind, ClipEvent, Interpolation, Scalars, SkelClipSource, SkeletonSource};
+use super::source::{
+    ChannelData, ChannelHandle, ChannelKind, ClipEvent, Interpolation, Scalars, SkelClipSource, SkeletonSource,
+};
 use crate::asset::EncodingMismatch;
 use crate::math::{Quat, Transform2, Transform3, Vec2, Vec3};
 use crate::scalar::Scalar;
@@ -581,6 +583,54 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
         };
         Some(ChannelData { interpolation, times, values, tangents: BlobScalars::EMPTY })
     }
+    /// The channel's record index (`u32::MAX` when it has none, which [`SkelClipSource::key`]
+    /// then reads as no keys).
+    #[inline]
+    fn channel_handle(&self, bone: usize, kind: ChannelKind) -> ChannelHandle {
+        let index = self.section.record_index(bone, kind.index());
+        ChannelHandle(index.and_then(|i| u32::try_from(i).ok()).unwrap_or(u32::MAX))
+    }
+    /// Reads the channel's record by its index (the handle; no bone entry decoded), then the common
+    /// channel's key (raw values, raw times or u8/u16 indices into the time table) in place, as
+    /// [`SkelClipSource::channel`]'s view reads it; quantised or packed values and bitmap times
+    /// through the view `channel` builds from that record (out of line on ARM).
+    #[inline]
+    fn key(
+        &self,
+        _bone: usize,
+        kind: ChannelKind,
+        handle: ChannelHandle,
+        k: usize,
+        width: usize,
+    ) -> Option<(S, [S; 4])> {
+        if S::ENCODING != self.section.encoding() {
+            return None;
+        }
+        let r = self.section.record(handle.0 as usize)?;
+        if k >= r.key_count() as usize {
+            return None;
+        }
+        let c = kind.index();
+        // (A width other than the clip's, from a joint type of the other dimension, also goes
+        // through the view, which bounds the reads by the channel's values.)
+        let special = CHANNEL_QUANTIZED | CHANNEL_PACKED_ROTATION | CHANNEL_BITMAP_TIMES;
+        if r.info & special != 0 || width != self.section.dimension().width(c) {
+            return self.key_other(r, c, k, width);
+        }
+        let data = self.section.data();
+        // k < key count <= 2^24 and width <= 4: no overflow (checked anyway, off the hot path).
+        let at = (r.times as usize).checked_add(k)?;
+        let time = if r.indexed_times() {
+            // `time_index` reads u16 entry `at` (byte 2·at) or u8 entry `at`, as `channel`'s views.
+            let j = self.section.time_index(at)?;
+            self.section.time_table().get(usize::from(j))?
+        } else {
+            data.get(at)?
+        };
+        let first = (r.values as usize).checked_add(k.checked_mul(width)?)?;
+        let run = raw_run(data, first, width.min(4))?;
+        Some((S::from_blob_bits(time), word4(run, 0)))
+    }
     fn event_count(&self) -> usize {
         if S::ENCODING == self.section.encoding() {
             self.section.event_count()
@@ -608,6 +658,16 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
 }
 
 impl<'a> BlobSkelClip<'a> {
+    /// [`SkelClipSource::key`] of a channel record `r` of kind `c` with quantised or packed values
+    /// or bitmap times: key `k` read through the view [`channel_other`](Self::channel_other)
+    /// builds (`k` is below the key count).
+    #[cfg_attr(target_arch = "arm", inline(never))]
+    #[cfg_attr(not(target_arch = "arm"), inline)]
+    fn key_other<S: Scalar>(&self, r: ChannelRecord, c: usize, k: usize, width: usize) -> Option<(S, [S; 4])> {
+        let ch = self.channel_other::<S>(r, c)?;
+        Some((ch.times.get(k), ch.values.get4(k.wrapping_mul(width), width)))
+    }
+
     /// [`SkelClipSource::channel`] of any channel record `r` of kind `c`: quantised or packed
     /// values, Hermite tangents, bitmap times. Out of line on ARM, where the common channel built
     /// inline in `channel` is what sampling pays for (SlowRun on the M4F: 387.8 instructions per

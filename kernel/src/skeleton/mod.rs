@@ -147,6 +147,6 @@ pub use l2m::{JobError, LocalToModelJob};
 pub use sample::{CachedSamplingContext, RotationInterp, SamplingContext, SamplingJob, SamplingState};
 pub use soa::{soa_count, SoaBlendingJob, SoaLocalToModelJob, SoaQuat, SoaTransform3, SoaVec3};
 pub use source::{
-    ChannelData, ChannelKind, ClipError, ClipEvent, Interpolation, Joint, Scalars, SkelClipSource, SkeletonError,
-    SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,
+    ChannelData, ChannelHandle, ChannelKind, ClipError, ClipEvent, Interpolation, Joint, Scalars, SkelClipSource,
+    SkeletonError, SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,
 };

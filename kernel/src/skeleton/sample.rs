@@ -1,7 +1,9 @@
 //! The sampling job: a clip at a time → a local pose, with per-instance key cursors.
 
 use super::l2m::JobError;
-use super::source::{ChannelData, ChannelKind, Interpolation, Joint, Scalars, SkelClipSource, SkeletonSource};
+use super::source::{
+    ChannelData, ChannelHandle, ChannelKind, Interpolation, Joint, Scalars, SkelClipSource, SkeletonSource,
+};
 use crate::scalar::Scalar;
 
 /// How the sampling job interpolates 3D rotation keys (2D angles are always lerped).
@@ -346,13 +348,16 @@ enum Shape {
 }
 
 /// One bone's cached key pairs: the values at the start (`a`) and end (`b`) of each channel's
-/// bracket, as joints, each channel's bracket, and what the three have in common.
+/// bracket, as joints, each channel's bracket, what the three have in common, and each channel's
+/// [`ChannelHandle`] (valid once its span has left [`Span::Empty`]: it is asked for then, and
+/// [`CachedSamplingContext::invalidate`] resets every span to empty).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct BoneCache<S, J> {
     a: J,
     b: J,
     lo: [S; 3],
     hi: [S; 3],
+    handles: [ChannelHandle; 3],
     spans: [Span; 3],
     shape: Shape,
 }
@@ -363,9 +368,32 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
         b: J::IDENTITY,
         lo: [S::ZERO; 3],
         hi: [S::ZERO; 3],
+        handles: [ChannelHandle(0); 3],
         spans: [Span::Empty; 3],
         shape: Shape::Mixed,
     };
+
+    /// Channel `kind`'s handle.
+    #[inline(always)]
+    fn handle(&self, kind: ChannelKind) -> ChannelHandle {
+        let [h0, h1, h2] = self.handles;
+        match kind {
+            ChannelKind::Translation => h0,
+            ChannelKind::Rotation => h1,
+            ChannelKind::Scale => h2,
+        }
+    }
+
+    /// Channel `kind`'s handle, to set.
+    #[inline(always)]
+    fn handle_mut(&mut self, kind: ChannelKind) -> &mut ChannelHandle {
+        let [h0, h1, h2] = &mut self.handles;
+        match kind {
+            ChannelKind::Translation => h0,
+            ChannelKind::Rotation => h1,
+            ChannelKind::Scale => h2,
+        }
+    }
 
     /// The shape of the three spans as they are now.
     #[inline(always)]
@@ -408,10 +436,14 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
 /// cached end key becomes the start, one time and one key are read). A bone the clip does not
 /// animate takes the skeleton's rest pose without asking the clip.
 ///
-/// **Memory**: `12 + 2·size_of::<J>() + 6·size_of::<S>() + 4` bytes per bone, rounded up to 4,
-/// plus the clip's key (an `Option<usize>`: 8 bytes on a 32-bit target): **120 bytes per bone**
-/// for [`Transform3`](crate::math::Transform3) (f32 or Q16.16) and 80 for
-/// [`Transform2`](crate::math::Transform2); a 70-bone 3D context is 8,408 bytes on a
+/// Each channel's [`ChannelHandle`](super::ChannelHandle) is kept too (asked for once, when the
+/// channel is first read): a forward step into the next bracket reads that key through it with
+/// [`SkelClipSource::key`], without resolving the channel again.
+///
+/// **Memory**: `12 + 2·size_of::<J>() + 6·size_of::<S>() + 12 + 4` bytes per bone, rounded up to
+/// 4, plus the clip's key (an `Option<usize>`: 8 bytes on a 32-bit target): **132 bytes per bone**
+/// for [`Transform3`](crate::math::Transform3) (f32 or Q16.16) and 92 for
+/// [`Transform2`](crate::math::Transform2); a 70-bone 3D context is 9,248 bytes on a
 /// microcontroller (against 840 for a [`SamplingContext`]).
 ///
 /// # The clip it belongs to
@@ -438,7 +470,7 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
 /// let clip = SliceSkelClip { duration: 1.0, looping: false, tracks: &tracks, events: &[] };
 ///
 /// let mut ctx = CachedSamplingContext::<f32, Transform3<f32>, 1>::new();
-/// assert_eq!(core::mem::size_of_val(&ctx), 120 + core::mem::size_of::<Option<usize>>());
+/// assert_eq!(core::mem::size_of_val(&ctx), 132 + core::mem::size_of::<Option<usize>>());
 /// let mut pose = [Transform3::IDENTITY; 1];
 /// for (t, x) in [(0.25, 0.5), (0.5, 1.0)] {
 ///     SamplingJob::new(&skeleton, &clip, t).run(&mut ctx, &mut pose).unwrap();
@@ -532,9 +564,9 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for CachedSampl
                     if !hit && hi <= t {
                         // Forward playback into the next brackets: each channel moves on by one key
                         // (a channel that cannot is refilled below, the others then hit).
-                        let stepped = step_channel(job.clip, i, ChannelKind::Translation, t, ct, entry, &mut memo)
-                            && step_channel(job.clip, i, ChannelKind::Rotation, t, cr, entry, &mut memo)
-                            && step_channel(job.clip, i, ChannelKind::Scale, t, cs, entry, &mut memo);
+                        let stepped = step_key(job.clip, i, ChannelKind::Translation, t, ct, entry, &mut memo)
+                            && step_key(job.clip, i, ChannelKind::Rotation, t, cr, entry, &mut memo)
+                            && step_key(job.clip, i, ChannelKind::Scale, t, cs, entry, &mut memo);
                         // The new brackets start at the old shared end: shared if they end together.
                         let [h0, h1, h2] = entry.hi;
                         hit = stepped && h0 == h1 && h0 == h2;
@@ -624,31 +656,34 @@ fn sample_cached<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
     memo: &mut Memo<S>,
 ) -> Option<[S; 4]> {
     let (span, lo, hi) = e.slot(kind);
-    let hit = match *span {
-        Span::Lerp | Span::Hold => *lo <= t && t < *hi,
-        Span::Before => t < *hi,
-        Span::After => *lo <= t,
+    let (span, lo, hi) = (*span, *lo, *hi);
+    let hit = match span {
+        Span::Lerp | Span::Hold => lo <= t && t < hi,
+        Span::Before => t < hi,
+        Span::After => lo <= t,
         Span::Always => true,
         Span::Missing => return None,
         Span::Empty => false,
     };
     if hit {
         memo.hint = *cursor as usize;
-    } else {
+    } else if !step_key(clip, bone, kind, t, cursor, e, memo) {
         // By reference to the temporary: a blob's channel view is large to move.
         match &clip.channel(bone, kind) {
             None => {
-                *span = Span::Missing;
+                *e.slot(kind).0 = Span::Missing;
                 return None;
             }
             Some(ch) if ch.interpolation == Interpolation::Hermite => {
-                *span = Span::Empty;
+                *e.slot(kind).0 = Span::Empty;
                 return Some(sample_channel::<S, C::Scalars, J>(ch, kind, t, cursor, slerp, memo));
             }
             Some(ch) => {
-                if !step(ch, kind, t, cursor, e, memo) {
-                    refill(ch, kind, t, cursor, e, memo);
+                if span == Span::Empty {
+                    // The first read of the channel (see `BoneCache`).
+                    *e.handle_mut(kind) = clip.channel_handle(bone, kind);
                 }
+                refill(ch, kind, t, cursor, e, memo);
             }
         }
     }
@@ -665,48 +700,16 @@ fn sample_cached<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
 }
 
 /// Forward playback past a cached Step or Linear bracket into the next one: the cache `e` moves
-/// on by one key (the cached end key becomes the start, one key and one time are read) and `true`
-/// is returned; `false` (nothing changed) for anything else, which [`refill`] handles.
+/// on by one key (the cached end key becomes the start; the next key's time and values are read
+/// with [`SkelClipSource::key`] through the channel's cached handle, without resolving the channel)
+/// and `true` is returned; `false` (nothing changed) for anything else, which [`refill`] handles.
 ///
 /// A cached bracket `[t_k, t_k+1)` is the cursor's (`cursor = k`, which [`refill`] leaves there
 /// and hits do not move), so its `hi` is key `k + 1`'s time: a time in `[t_k+1, t_k+2)` is that
 /// next bracket, the one [`locate`] finds from the cursor, and the cached end key its start: the
 /// same keys as a [`refill`], at a fraction of the cost. Inlined once per channel kind.
 #[inline(always)]
-fn step<S: Scalar, A: Scalars<S>, J: Joint<S>>(
-    ch: &ChannelData<A>,
-    kind: ChannelKind,
-    t: S,
-    cursor: &mut u32,
-    e: &mut BoneCache<S, J>,
-    memo: &mut Memo<S>,
-) -> bool {
-    let (span, lo, hi) = e.slot(kind);
-    let forward = matches!(*span, Span::Lerp | Span::Hold) && *hi <= t;
-    let k1 = (*cursor as usize).wrapping_add(1);
-    let k2 = k1.wrapping_add(1);
-    if !forward || k2 >= ch.times.len() {
-        return false;
-    }
-    let t2 = ch.times.get(k2);
-    if t.partial_cmp(&t2) != Some(core::cmp::Ordering::Less) {
-        // Past the next bracket too.
-        return false;
-    }
-    *cursor = k1 as u32;
-    memo.hint = k1;
-    (*lo, *hi) = (*hi, t2);
-    let b = key_values(&ch.values, k2, width::<S, J>(kind));
-    e.a.set_channel_values(kind, e.b.channel_values(kind));
-    e.b.set_channel_values(kind, b);
-    true
-}
-
-/// [`step`] for channel `kind` of bone `bone`, read from `clip` (`false`: no such channel, or not
-/// a forward step).
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn step_channel<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
+fn step_key<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
     clip: &C,
     bone: usize,
     kind: ChannelKind,
@@ -715,10 +718,26 @@ fn step_channel<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
     e: &mut BoneCache<S, J>,
     memo: &mut Memo<S>,
 ) -> bool {
-    match &clip.channel(bone, kind) {
-        Some(ch) => step(ch, kind, t, cursor, e, memo),
-        None => false,
+    let handle = e.handle(kind);
+    let (span, lo, hi) = e.slot(kind);
+    if !(matches!(*span, Span::Lerp | Span::Hold) && *hi <= t) {
+        return false;
     }
+    let k1 = (*cursor as usize).wrapping_add(1);
+    let Some((t2, b)) = clip.key(bone, kind, handle, k1.wrapping_add(1), width::<S, J>(kind)) else {
+        // Past the last key.
+        return false;
+    };
+    if t.partial_cmp(&t2) != Some(core::cmp::Ordering::Less) {
+        // Past the next bracket too.
+        return false;
+    }
+    *cursor = k1 as u32;
+    memo.hint = k1;
+    (*lo, *hi) = (*hi, t2);
+    e.a.set_channel_values(kind, e.b.channel_values(kind));
+    e.b.set_channel_values(kind, b);
+    true
 }
 
 /// Fills channel `kind` of the cache `e` with `ch`'s keys around `t` (a Step or Linear channel).
