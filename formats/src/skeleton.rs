@@ -1712,10 +1712,15 @@ impl<'a> SkelClipSection<'a> {
     /// read).
     #[inline]
     pub fn record_index(&self, b: usize, c: usize) -> Option<usize> {
+        Self::entry_record_index(self.entry(b)?, c)
+    }
+    /// The record number of channel `c` of the bone whose [`entry`](Self::entry) is `entry`:
+    /// `None` when the channel has no record.
+    #[inline(always)]
+    pub fn entry_record_index(entry: u32, c: usize) -> Option<usize> {
         if c >= CHANNELS_PER_BONE {
             return None;
         }
-        let entry = self.entry(b)?;
         let mask = entry & BONE_MASK;
         if mask & (1 << c) == 0 {
             return None;

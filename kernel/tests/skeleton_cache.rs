@@ -8,8 +8,8 @@ use core::cell::Cell;
 
 use ossicle::math::{Transform2, Transform3, Vec3};
 use ossicle::skeleton::{
-    CachedSamplingContext, ChannelData, ChannelHandle, ChannelKind, Interpolation, Joint, RotationInterp,
-    SamplingContext, SamplingJob, SkelClipSource, SliceSkelClip, SliceSkeleton, SliceTrack,
+    BoneHandle, CachedSamplingContext, ChannelData, ChannelKind, Interpolation, Joint, RotationInterp, SamplingContext,
+    SamplingJob, SkelClipSource, SliceSkelClip, SliceSkeleton, SliceTrack,
 };
 use ossicle::{Scalar, Q16};
 
@@ -462,14 +462,14 @@ fn shared_brackets_2d_q16() {
 
 #[test]
 fn memory_per_bone() {
-    // 12 bytes of cursors + two joints + 6 bracket bounds + 3 channel handles of 4 bytes + 3 span
+    // 12 bytes of cursors + two joints + 6 bracket bounds + a bone handle of 4 bytes + 3 span
     // bytes and a shape byte, plus the clip key (an `Option<usize>`: 8 bytes on 32-bit targets, 16
-    // here): 12 + 2·40 + 6·4 + 12 + 4 = 132 in 3D, 12 + 2·20 + 24 + 12 + 4 = 92 in 2D.
-    assert_eq!(core::mem::size_of::<ChannelHandle>(), 4);
+    // here): 12 + 2·40 + 6·4 + 4 + 4 = 124 in 3D, 12 + 2·20 + 24 + 4 + 4 = 84 in 2D.
+    assert_eq!(core::mem::size_of::<BoneHandle>(), 4);
     let key = core::mem::size_of::<Option<usize>>();
-    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform3<f32>, 70>>(), 70 * 132 + key);
-    assert_eq!(core::mem::size_of::<CachedSamplingContext<Q16, Transform3<Q16>, 70>>(), 70 * 132 + key);
-    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform2<f32>, 70>>(), 70 * 92 + key);
+    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform3<f32>, 70>>(), 70 * 124 + key);
+    assert_eq!(core::mem::size_of::<CachedSamplingContext<Q16, Transform3<Q16>, 70>>(), 70 * 124 + key);
+    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform2<f32>, 70>>(), 70 * 84 + key);
 }
 
 /// The players with cached contexts (`AnimPlayer<S, J, N, X>` and the like) give the same poses,
@@ -762,7 +762,7 @@ fn key_reads_equal_channel<S: Scalar, C: SkelClipSource<S>>(
     for bone in 0..bones + 2 {
         for kind in ChannelKind::ALL {
             let w = widths[kind.index()];
-            let handle = clip.channel_handle(bone, kind);
+            let handle = clip.bone_handle(bone);
             let Some(ch) = clip.channel(bone, kind) else {
                 for k in 0..3 {
                     assert_eq!(clip.key(bone, kind, handle, k, w), None, "bone {bone} {kind:?}");
@@ -823,7 +823,7 @@ fn key_reads<S: Scalar>() {
         key_reads_equal_channel::<S, _>(&blob, 5, [3, 4, 3], None);
         // The other scalar type: no channels, no keys.
         if S::ENCODING == ossicle_format::ScalarEncoding::F32 {
-            let h = SkelClipSource::<Q16>::channel_handle(&blob, 0, ChannelKind::Translation);
+            let h = SkelClipSource::<Q16>::bone_handle(&blob, 0);
             assert_eq!(SkelClipSource::<Q16>::key(&blob, 0, ChannelKind::Translation, h, 0, 2), None);
         }
     }
@@ -878,8 +878,8 @@ fn cached_equals_plain_on_blobs_q16() {
     cached_equals_plain_on_blobs::<Q16>();
 }
 
-/// A clip with its own handles (`bone·3 + kind + 7`), whose `key` checks the handle it is given and
-/// counts the calls of `channel`, `channel_handle` and `key`.
+/// A clip with its own handles (`bone + 7`), whose `key` checks the handle it is given and counts
+/// the calls of `channel`, `bone_handle` and `key`.
 #[derive(Clone, Copy)]
 struct Handled<'a, S> {
     inner: SliceSkelClip<'a, S>,
@@ -909,20 +909,13 @@ impl<'a, S: Scalar> SkelClipSource<S> for Handled<'a, S> {
         self.count(0);
         self.inner.channel(bone, kind)
     }
-    fn channel_handle(&self, bone: usize, kind: ChannelKind) -> ChannelHandle {
+    fn bone_handle(&self, bone: usize) -> BoneHandle {
         self.count(1);
-        ChannelHandle((bone * 3 + kind.index() + 7) as u32)
+        BoneHandle(bone as u32 + 7)
     }
-    fn key(
-        &self,
-        bone: usize,
-        kind: ChannelKind,
-        handle: ChannelHandle,
-        k: usize,
-        width: usize,
-    ) -> Option<(S, [S; 4])> {
+    fn key(&self, bone: usize, kind: ChannelKind, handle: BoneHandle, k: usize, width: usize) -> Option<(S, [S; 4])> {
         self.count(2);
-        assert_eq!(handle, ChannelHandle((bone * 3 + kind.index() + 7) as u32), "bone {bone} {kind:?}");
+        assert_eq!(handle, BoneHandle(bone as u32 + 7), "bone {bone} {kind:?}");
         let ch = self.inner.channel(bone, kind)?;
         let at = |i: usize| ch.values.get(i).copied().unwrap_or(S::ZERO);
         let v = core::array::from_fn(|c| if c < width { at(k * width + c) } else { S::ZERO });
@@ -933,9 +926,9 @@ impl<'a, S: Scalar> SkelClipSource<S> for Handled<'a, S> {
     }
 }
 
-/// The cached context through a source's handles: each channel's handle is asked for once (the
-/// first time the channel is read), forward playback crosses keys with `key` alone (no `channel`
-/// call), given the channel's own handle; the poses are the plain context's, and the cached ones
+/// The cached context through a source's handles: a bone's handle is asked for when one of its
+/// channels is first read (once per Step or Linear channel), forward playback crosses keys with
+/// `key` alone (no `channel` call), given the bone's own handle; the poses are the plain context's, and the cached ones
 /// at the keys are the keys.
 fn cached_context_reads_keys_through_handles<S: Scalar>() {
     let chans = channels_3d::<S>();
@@ -953,8 +946,8 @@ fn cached_context_reads_keys_through_handles<S: Scalar>() {
     let mut plain = SamplingContext::<5>::new();
     let (mut a, mut b) = ([Transform3::IDENTITY; 5], [Transform3::IDENTITY; 5]);
     let job = |t: f64| SamplingJob::new(&skeleton, &clip, S::from_f64(t));
-    // The first sample: every channel resolved once (15), a handle for each of the 8 Step and
-    // Linear ones (not the Hermite one, never cached), no key read.
+    // The first sample: every channel resolved once (15), the bone's handle for each of the 8 Step
+    // and Linear ones (not the Hermite one, never cached), no key read.
     job(0.0).run(&mut cached, &mut b).unwrap();
     assert_eq!(calls.get(), [15, 8, 0]);
     // Forward at 60 Hz up to just before the end of the loop: the crossings of the Step and Linear

@@ -54,7 +54,7 @@ use ossicle_format::skeleton::{
 use ossicle_format::{ScalarEncoding, WordView};
 
 use super::source::{
-    ChannelData, ChannelHandle, ChannelKind, ClipEvent, Interpolation, Scalars, SkelClipSource, SkeletonSource,
+    BoneHandle, ChannelData, ChannelKind, ClipEvent, Interpolation, Scalars, SkelClipSource, SkeletonSource,
 };
 use crate::asset::EncodingMismatch;
 use crate::math::{Quat, Transform2, Transform3, Vec2, Vec3};
@@ -583,34 +583,25 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
         };
         Some(ChannelData { interpolation, times, values, tangents: BlobScalars::EMPTY })
     }
-    /// The channel's record index (`u32::MAX` when it has none, which [`SkelClipSource::key`]
-    /// then reads as no keys).
+    /// The bone's entry (its channel mask and first record index; 0, no channels, past the end).
     #[inline]
-    fn channel_handle(&self, bone: usize, kind: ChannelKind) -> ChannelHandle {
-        let index = self.section.record_index(bone, kind.index());
-        ChannelHandle(index.and_then(|i| u32::try_from(i).ok()).unwrap_or(u32::MAX))
+    fn bone_handle(&self, bone: usize) -> BoneHandle {
+        BoneHandle(self.section.entry(bone).unwrap_or(0))
     }
-    /// Reads the channel's record by its index (the handle; no bone entry decoded), then the common
+    /// The channel's record found from the bone's entry (the handle) and read, then the common
     /// channel's key (raw values, raw times or u8/u16 indices into the time table) in place, as
     /// [`SkelClipSource::channel`]'s view reads it; quantised or packed values and bitmap times
     /// through the view `channel` builds from that record (out of line on ARM).
     #[inline]
-    fn key(
-        &self,
-        _bone: usize,
-        kind: ChannelKind,
-        handle: ChannelHandle,
-        k: usize,
-        width: usize,
-    ) -> Option<(S, [S; 4])> {
+    fn key(&self, _bone: usize, kind: ChannelKind, handle: BoneHandle, k: usize, width: usize) -> Option<(S, [S; 4])> {
         if S::ENCODING != self.section.encoding() {
             return None;
         }
-        let r = self.section.record(handle.0 as usize)?;
+        let c = kind.index();
+        let r = self.section.record(SkelClipSection::entry_record_index(handle.0, c)?)?;
         if k >= r.key_count() as usize {
             return None;
         }
-        let c = kind.index();
         // (A width other than the clip's, from a joint type of the other dimension, also goes
         // through the view, which bounds the reads by the channel's values.)
         let special = CHANNEL_QUANTIZED | CHANNEL_PACKED_ROTATION | CHANNEL_BITMAP_TIMES;
@@ -618,12 +609,24 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
             return self.key_other(r, c, k, width);
         }
         let data = self.section.data();
-        // k < key count <= 2^24 and width <= 4: no overflow (checked anyway, off the hot path).
+        // k < key count <= 2^24 and width <= 4: no overflow (checked anyway).
         let at = (r.times as usize).checked_add(k)?;
         let time = if r.indexed_times() {
-            // `time_index` reads u16 entry `at` (byte 2·at) or u8 entry `at`, as `channel`'s views.
-            let j = self.section.time_index(at)?;
-            self.section.time_table().get(usize::from(j))?
+            // u16 entry `at` (bytes 2·at, 2·at + 1) or u8 entry `at`, as `channel`'s views.
+            let index = self.section.time_index_bytes();
+            let j = if self.section.wide_index() {
+                let b = at.checked_mul(2)?;
+                match *index.get(b..b.checked_add(2)?)? {
+                    [lo, hi] => usize::from(u16::from_le_bytes([lo, hi])),
+                    _ => return None,
+                }
+            } else {
+                usize::from(*index.get(at)?)
+            };
+            match self.section.time_table() {
+                TimeTable::Words(table) => table.get(j)?,
+                table => table.get(j)?,
+            }
         } else {
             data.get(at)?
         };

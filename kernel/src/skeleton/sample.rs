@@ -2,7 +2,7 @@
 
 use super::l2m::JobError;
 use super::source::{
-    ChannelData, ChannelHandle, ChannelKind, Interpolation, Joint, Scalars, SkelClipSource, SkeletonSource,
+    BoneHandle, ChannelData, ChannelKind, Interpolation, Joint, Scalars, SkelClipSource, SkeletonSource,
 };
 use crate::scalar::Scalar;
 
@@ -348,8 +348,8 @@ enum Shape {
 }
 
 /// One bone's cached key pairs: the values at the start (`a`) and end (`b`) of each channel's
-/// bracket, as joints, each channel's bracket, what the three have in common, and each channel's
-/// [`ChannelHandle`] (valid once its span has left [`Span::Empty`]: it is asked for then, and
+/// bracket, as joints, each channel's bracket, what the three have in common, and the bone's
+/// [`BoneHandle`] (valid once a span has left [`Span::Empty`]: it is asked for then, and
 /// [`CachedSamplingContext::invalidate`] resets every span to empty).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct BoneCache<S, J> {
@@ -357,7 +357,7 @@ struct BoneCache<S, J> {
     b: J,
     lo: [S; 3],
     hi: [S; 3],
-    handles: [ChannelHandle; 3],
+    handle: BoneHandle,
     spans: [Span; 3],
     shape: Shape,
 }
@@ -368,32 +368,10 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
         b: J::IDENTITY,
         lo: [S::ZERO; 3],
         hi: [S::ZERO; 3],
-        handles: [ChannelHandle(0); 3],
+        handle: BoneHandle(0),
         spans: [Span::Empty; 3],
         shape: Shape::Mixed,
     };
-
-    /// Channel `kind`'s handle.
-    #[inline(always)]
-    fn handle(&self, kind: ChannelKind) -> ChannelHandle {
-        let [h0, h1, h2] = self.handles;
-        match kind {
-            ChannelKind::Translation => h0,
-            ChannelKind::Rotation => h1,
-            ChannelKind::Scale => h2,
-        }
-    }
-
-    /// Channel `kind`'s handle, to set.
-    #[inline(always)]
-    fn handle_mut(&mut self, kind: ChannelKind) -> &mut ChannelHandle {
-        let [h0, h1, h2] = &mut self.handles;
-        match kind {
-            ChannelKind::Translation => h0,
-            ChannelKind::Rotation => h1,
-            ChannelKind::Scale => h2,
-        }
-    }
 
     /// The shape of the three spans as they are now.
     #[inline(always)]
@@ -436,14 +414,14 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
 /// cached end key becomes the start, one time and one key are read). A bone the clip does not
 /// animate takes the skeleton's rest pose without asking the clip.
 ///
-/// Each channel's [`ChannelHandle`](super::ChannelHandle) is kept too (asked for once, when the
-/// channel is first read): a forward step into the next bracket reads that key through it with
+/// Each bone's [`BoneHandle`](super::BoneHandle) is kept too (asked for when the bone's channels
+/// are first read): a forward step into the next bracket reads that key through it with
 /// [`SkelClipSource::key`], without resolving the channel again.
 ///
-/// **Memory**: `12 + 2·size_of::<J>() + 6·size_of::<S>() + 12 + 4` bytes per bone, rounded up to
-/// 4, plus the clip's key (an `Option<usize>`: 8 bytes on a 32-bit target): **132 bytes per bone**
-/// for [`Transform3`](crate::math::Transform3) (f32 or Q16.16) and 92 for
-/// [`Transform2`](crate::math::Transform2); a 70-bone 3D context is 9,248 bytes on a
+/// **Memory**: `12 + 2·size_of::<J>() + 6·size_of::<S>() + 4 + 4` bytes per bone, rounded up to
+/// 4, plus the clip's key (an `Option<usize>`: 8 bytes on a 32-bit target): **124 bytes per bone**
+/// for [`Transform3`](crate::math::Transform3) (f32 or Q16.16) and 84 for
+/// [`Transform2`](crate::math::Transform2); a 70-bone 3D context is 8,688 bytes on a
 /// microcontroller (against 840 for a [`SamplingContext`]).
 ///
 /// # The clip it belongs to
@@ -470,7 +448,7 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
 /// let clip = SliceSkelClip { duration: 1.0, looping: false, tracks: &tracks, events: &[] };
 ///
 /// let mut ctx = CachedSamplingContext::<f32, Transform3<f32>, 1>::new();
-/// assert_eq!(core::mem::size_of_val(&ctx), 132 + core::mem::size_of::<Option<usize>>());
+/// assert_eq!(core::mem::size_of_val(&ctx), 124 + core::mem::size_of::<Option<usize>>());
 /// let mut pose = [Transform3::IDENTITY; 1];
 /// for (t, x) in [(0.25, 0.5), (0.5, 1.0)] {
 ///     SamplingJob::new(&skeleton, &clip, t).run(&mut ctx, &mut pose).unwrap();
@@ -681,7 +659,7 @@ fn sample_cached<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
             Some(ch) => {
                 if span == Span::Empty {
                     // The first read of the channel (see `BoneCache`).
-                    *e.handle_mut(kind) = clip.channel_handle(bone, kind);
+                    e.handle = clip.bone_handle(bone);
                 }
                 refill(ch, kind, t, cursor, e, memo);
             }
@@ -718,7 +696,7 @@ fn step_key<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
     e: &mut BoneCache<S, J>,
     memo: &mut Memo<S>,
 ) -> bool {
-    let handle = e.handle(kind);
+    let handle = e.handle;
     let (span, lo, hi) = e.slot(kind);
     if !(matches!(*span, Span::Lerp | Span::Hold) && *hi <= t) {
         return false;
