@@ -1681,7 +1681,7 @@ impl<'a> SkelClipSection<'a> {
         }
     }
     /// Channel record number `index` (in record order), either layout.
-    #[inline]
+    #[inline(always)]
     pub fn record(&self, index: usize) -> Option<ChannelRecord> {
         if self.compact() {
             let at = index.checked_mul(COMPACT_RECORD_LEN)?;
