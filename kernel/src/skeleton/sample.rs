@@ -645,7 +645,7 @@ fn sample_cached<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
     };
     if hit {
         memo.hint = *cursor as usize;
-    } else if !step_key(clip, bone, kind, t, cursor, e, memo) {
+    } else {
         // By reference to the temporary: a blob's channel view is large to move.
         match &clip.channel(bone, kind) {
             None => {
@@ -661,7 +661,9 @@ fn sample_cached<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
                     // The first read of the channel (see `BoneCache`).
                     e.handle = clip.bone_handle(bone);
                 }
-                refill(ch, kind, t, cursor, e, memo);
+                if !step(ch, kind, t, cursor, e, memo) {
+                    refill(ch, kind, t, cursor, e, memo);
+                }
             }
         }
     }
@@ -713,6 +715,38 @@ fn step_key<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
     *cursor = k1 as u32;
     memo.hint = k1;
     (*lo, *hi) = (*hi, t2);
+    e.a.set_channel_values(kind, e.b.channel_values(kind));
+    e.b.set_channel_values(kind, b);
+    true
+}
+
+/// [`step_key`] with the channel's view at hand (the path of a bone whose channels do not share
+/// one bracket, which has resolved the channel already): the same keys read from `ch`.
+#[inline(always)]
+fn step<S: Scalar, A: Scalars<S>, J: Joint<S>>(
+    ch: &ChannelData<A>,
+    kind: ChannelKind,
+    t: S,
+    cursor: &mut u32,
+    e: &mut BoneCache<S, J>,
+    memo: &mut Memo<S>,
+) -> bool {
+    let (span, lo, hi) = e.slot(kind);
+    let forward = matches!(*span, Span::Lerp | Span::Hold) && *hi <= t;
+    let k1 = (*cursor as usize).wrapping_add(1);
+    let k2 = k1.wrapping_add(1);
+    if !forward || k2 >= ch.times.len() {
+        return false;
+    }
+    let t2 = ch.times.get(k2);
+    if t.partial_cmp(&t2) != Some(core::cmp::Ordering::Less) {
+        // Past the next bracket too.
+        return false;
+    }
+    *cursor = k1 as u32;
+    memo.hint = k1;
+    (*lo, *hi) = (*hi, t2);
+    let b = key_values(&ch.values, k2, width::<S, J>(kind));
     e.a.set_channel_values(kind, e.b.channel_values(kind));
     e.b.set_channel_values(kind, b);
     true
