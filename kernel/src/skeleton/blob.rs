@@ -592,7 +592,7 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
     /// channel's key (raw values, raw times or u8/u16 indices into the time table) in place, as
     /// [`SkelClipSource::channel`]'s view reads it; quantised or packed values and bitmap times
     /// through the view `channel` builds from that record (out of line on ARM).
-    #[inline]
+    #[inline(always)]
     fn key(&self, _bone: usize, kind: ChannelKind, handle: BoneHandle, k: usize, width: usize) -> Option<(S, [S; 4])> {
         if S::ENCODING != self.section.encoding() {
             return None;
