@@ -927,18 +927,36 @@ impl<'a, S: Scalar> SkelClipSource<S> for Handled<'a, S> {
 }
 
 /// The cached context through a source's handles: a bone's handle is asked for when one of its
-/// channels is first read (once per Step or Linear channel), forward playback crosses keys with
-/// `key` alone (no `channel` call), given the bone's own handle; the poses are the plain context's, and the cached ones
-/// at the keys are the keys.
+/// channels is first read (once per Step or Linear channel); forward playback crosses the keys of a
+/// bone whose three channels share their brackets (the straight path) with `key` alone, given the
+/// bone's own handle, and no `channel` call; the poses are the plain context's.
 fn cached_context_reads_keys_through_handles<S: Scalar>() {
-    let chans = channels_3d::<S>();
+    use Interpolation::Linear;
+    let lin = |times: &[f64], w: usize| ch::<S>(Linear, times, &vec![0.5; times.len() * w], &[]);
+    let shared = |times: &[f64]| [lin(times, 3), lin(times, 4), lin(times, 3)];
+    let tenths: Vec<f64> = (0..=20).map(|k| f64::from(k) / 10.0).collect();
+    let mut chans = vec![
+        // Keys every 0.5 s from 0; from 0.25 to 1.75; a lone translation; none; every 0.1 s.
+        shared(&[0.0, 0.5, 1.0, 1.5, 2.0]),
+        shared(&[0.25, 0.75, 1.25, 1.75]),
+        [lin(&[0.0, 1.0, 2.0], 3), None, None],
+        [None, None, None],
+        shared(&tenths),
+    ];
+    // Values that differ from key to key.
+    for (b, bone) in chans.iter_mut().enumerate() {
+        for c in bone.iter_mut().flatten() {
+            for (i, v) in c.values.iter_mut().enumerate() {
+                *v = S::from_f64(((b * 31 + i * 7) % 17) as f64 / 16.0);
+            }
+        }
+    }
     let tracks: Vec<SliceTrack<'_, S>> =
         chans.iter().map(|c| SliceTrack { channels: [view(&c[0]), view(&c[1]), view(&c[2])] }).collect();
     let calls = Cell::new([0; 3]);
-    let clip = Handled {
-        inner: SliceSkelClip { duration: S::TWO, looping: true, tracks: &tracks, events: &[] },
-        calls: &calls,
-    };
+    let inner = SliceSkelClip { duration: S::TWO, looping: true, tracks: &tracks, events: &[] };
+    inner.check::<Transform3<S>>().unwrap();
+    let clip = Handled { inner, calls: &calls };
     let parents = [u16::MAX, 0, 1, 0, 3];
     let rest = rest_3d::<S>();
     let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
@@ -946,14 +964,10 @@ fn cached_context_reads_keys_through_handles<S: Scalar>() {
     let mut plain = SamplingContext::<5>::new();
     let (mut a, mut b) = ([Transform3::IDENTITY; 5], [Transform3::IDENTITY; 5]);
     let job = |t: f64| SamplingJob::new(&skeleton, &clip, S::from_f64(t));
-    // The first sample: every channel resolved once (15), the bone's handle for each of the 8 Step
-    // and Linear ones (not the Hermite one, never cached), no key read.
+    // The first sample: every channel resolved once (15), the bone's handle for each of the 10 with
+    // keys, no key read.
     job(0.0).run(&mut cached, &mut b).unwrap();
-    assert_eq!(calls.get(), [15, 8, 0]);
-    // Forward at 60 Hz up to just before the end of the loop: the crossings of the Step and Linear
-    // channels are key reads; `channel` is called only for the Hermite channel (never cached) and
-    // for the channels the times leave the keys of (past the last key, or from before the first
-    // key into the keys).
+    assert_eq!(calls.get(), [15, 10, 0]);
     calls.set([0; 3]);
     for i in 1..120 {
         let t = f64::from(i) / 60.0;
@@ -965,19 +979,13 @@ fn cached_context_reads_keys_through_handles<S: Scalar>() {
     // The plain context: 15 `channel` calls per sample.
     let channel = channel - 15 * 119;
     assert_eq!(handles, 0);
-    // Key reads, per channel crossing into a next bracket (a step), or past its last key (a `key`
-    // past the end, `None`, then a refill): bone 0's translation 2 (at 0.5 and 1), its rotation 1
-    // (at 1); bone 1's Step translation 2 (at 1, and past the last key at 1.5), its rotation 1
-    // (past the last at 1.6); bone 4's translation 9 (0.2 to 0.9, past the last at 1.9), its Step
-    // rotation 1 and its scale 1 (past their last keys).
-    assert_eq!(keys, 17);
-    // `channel` calls: the Hermite channel at every sample (119), and the refills: from before the
-    // first key into the keys (bone 1's translation and rotation, bone 4's translation and scale)
-    // and past the last key (bone 1's translation and rotation, bone 4's three channels).
-    assert_eq!(channel, 119 + 4 + 5);
-    // Back to the start (a refill, not a step): the keys themselves.
-    job(0.5).run(&mut cached, &mut b).unwrap();
-    assert_eq!(b[0].translation, Vec3::new(S::ONE, S::TWO, S::from_i32(3)));
+    // Key reads: bone 0 crosses at 0.5, 1 and 1.5 (3 channels each: 9), bone 4 at 0.1 to 1.9 (57),
+    // bone 1 at 0.75 and 1.25 (6), and past its last key at 1.75 (one `key`, `None`: the bone
+    // leaves the straight path).
+    assert_eq!(keys, 9 + 57 + 6 + 1);
+    // `channel` calls: bone 1's three channels from before their first key into the keys (0.25)
+    // and past their last (1.75), bone 2's lone translation at 1 (off the straight path).
+    assert_eq!(channel, 3 + 3 + 1);
 }
 
 #[test]
