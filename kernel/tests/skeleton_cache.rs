@@ -608,6 +608,12 @@ fn channels_2d<S: Scalar>() -> Vec<[Option<Ch<S>>; 3]> {
     ]
 }
 
+/// A bone's three channels.
+type Bone<S> = [Option<Ch<S>>; 3];
+
+/// The channels a blob was written from, and those written quantised (bone, kind).
+type Raw<'a, S> = (&'a [Bone<S>], &'a [(usize, usize)]);
+
 /// How [`blob_of`] stores key times.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum BlobTimes {
@@ -756,7 +762,7 @@ fn key_reads_equal_channel<S: Scalar, C: SkelClipSource<S>>(
     clip: &C,
     bones: usize,
     widths: [usize; 3],
-    raw: Option<(&[[Option<Ch<S>>; 3]], &[(usize, usize)])>,
+    raw: Option<Raw<'_, S>>,
 ) -> usize {
     let mut checked = 0;
     for bone in 0..bones + 2 {
@@ -935,7 +941,7 @@ fn cached_context_reads_keys_through_handles<S: Scalar>() {
     let lin = |times: &[f64], w: usize| ch::<S>(Linear, times, &vec![0.5; times.len() * w], &[]);
     let shared = |times: &[f64]| [lin(times, 3), lin(times, 4), lin(times, 3)];
     let tenths: Vec<f64> = (0..=20).map(|k| f64::from(k) / 10.0).collect();
-    let mut chans = vec![
+    let mut chans = [
         // Keys every 0.5 s from 0; from 0.25 to 1.75; a lone translation; none; every 0.1 s.
         shared(&[0.0, 0.5, 1.0, 1.5, 2.0]),
         shared(&[0.25, 0.75, 1.25, 1.75]),
