@@ -419,7 +419,8 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
 /// [`SkelClipSource::key`], without resolving the channel again.
 ///
 /// **Memory**: `12 + 2·size_of::<J>() + 6·size_of::<S>() + 4 + 4` bytes per bone, rounded up to
-/// 4, plus the clip's key (an `Option<usize>`: 8 bytes on a 32-bit target): **124 bytes per bone**
+/// 4, plus the clip's key (an `Option<usize>`: 8 bytes on a 32-bit target; the whole rounded up to
+/// a `usize`'s alignment): **124 bytes per bone**
 /// for [`Transform3`](crate::math::Transform3) (f32 or Q16.16) and 84 for
 /// [`Transform2`](crate::math::Transform2); a 70-bone 3D context is 8,688 bytes on a
 /// microcontroller (against 840 for a [`SamplingContext`]).
@@ -447,8 +448,9 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
 /// let tracks = [SliceTrack { channels: [Some(translation), None, None] }];
 /// let clip = SliceSkelClip { duration: 1.0, looping: false, tracks: &tracks, events: &[] };
 ///
-/// let mut ctx = CachedSamplingContext::<f32, Transform3<f32>, 1>::new();
-/// assert_eq!(core::mem::size_of_val(&ctx), 124 + core::mem::size_of::<Option<usize>>());
+/// // Room for two bones (a context may have more than the skeleton needs).
+/// let mut ctx = CachedSamplingContext::<f32, Transform3<f32>, 2>::new();
+/// assert_eq!(core::mem::size_of_val(&ctx), 2 * 124 + core::mem::size_of::<Option<usize>>());
 /// let mut pose = [Transform3::IDENTITY; 1];
 /// for (t, x) in [(0.25, 0.5), (0.5, 1.0)] {
 ///     SamplingJob::new(&skeleton, &clip, t).run(&mut ctx, &mut pose).unwrap();
