@@ -1681,7 +1681,7 @@ impl<'a> SkelClipSection<'a> {
         }
     }
     /// Channel record number `index` (in record order), either layout.
-    #[inline]
+    #[inline(always)]
     pub fn record(&self, index: usize) -> Option<ChannelRecord> {
         if self.compact() {
             let at = index.checked_mul(COMPACT_RECORD_LEN)?;
@@ -1705,10 +1705,22 @@ impl<'a> SkelClipSection<'a> {
     /// has no record (not animated) or `b` is past the clip's bones.
     #[inline]
     pub fn channel(&self, b: usize, c: usize) -> Option<ChannelRecord> {
+        self.record(self.record_index(b, c)?)
+    }
+    /// The record number ([`record`](Self::record)'s `index`) of bone `b`'s channel `c`: `None`
+    /// when the channel has no record or `b` is past the clip's bones (the record itself is not
+    /// read).
+    #[inline]
+    pub fn record_index(&self, b: usize, c: usize) -> Option<usize> {
+        Self::entry_record_index(self.entry(b)?, c)
+    }
+    /// The record number of channel `c` of the bone whose [`entry`](Self::entry) is `entry`:
+    /// `None` when the channel has no record.
+    #[inline(always)]
+    pub fn entry_record_index(entry: u32, c: usize) -> Option<usize> {
         if c >= CHANNELS_PER_BONE {
             return None;
         }
-        let entry = self.entry(b)?;
         let mask = entry & BONE_MASK;
         if mask & (1 << c) == 0 {
             return None;
@@ -1716,8 +1728,7 @@ impl<'a> SkelClipSection<'a> {
         // Records of the channels before `c` (a branch-free count of at most two mask bits, cheaper
         // than a popcount on cores without one).
         let before = (mask & 1) * u32::from(c > 0) + ((mask >> 1) & 1) * u32::from(c > 1);
-        let index = ((entry >> BONE_FIRST_SHIFT) as usize).checked_add(before as usize)?;
-        self.record(index)
+        ((entry >> BONE_FIRST_SHIFT) as usize).checked_add(before as usize)
     }
     /// The bone entries as u32 words (channel mask, first record index); a compact clip's u16
     /// entries read as pairs here: use [`entry`](Self::entry).

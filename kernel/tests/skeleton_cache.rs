@@ -8,7 +8,7 @@ use core::cell::Cell;
 
 use ossicle::math::{Transform2, Transform3, Vec3};
 use ossicle::skeleton::{
-    CachedSamplingContext, ChannelData, ChannelKind, Interpolation, Joint, RotationInterp, SamplingContext,
+    BoneHandle, CachedSamplingContext, ChannelData, ChannelKind, Interpolation, Joint, RotationInterp, SamplingContext,
     SamplingJob, SkelClipSource, SliceSkelClip, SliceSkeleton, SliceTrack,
 };
 use ossicle::{Scalar, Q16};
@@ -462,12 +462,14 @@ fn shared_brackets_2d_q16() {
 
 #[test]
 fn memory_per_bone() {
-    // 12 bytes of cursors + two joints + 6 bracket bounds + 3 span bytes and a shape byte, plus the clip key
-    // (an `Option<usize>`: 8 bytes on 32-bit targets, 16 here).
+    // 12 bytes of cursors + two joints + 6 bracket bounds + a bone handle of 4 bytes + 3 span
+    // bytes and a shape byte, plus the clip key (an `Option<usize>`: 8 bytes on 32-bit targets, 16
+    // here): 12 + 2·40 + 6·4 + 4 + 4 = 124 in 3D, 12 + 2·20 + 24 + 4 + 4 = 84 in 2D.
+    assert_eq!(core::mem::size_of::<BoneHandle>(), 4);
     let key = core::mem::size_of::<Option<usize>>();
-    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform3<f32>, 70>>(), 70 * 120 + key);
-    assert_eq!(core::mem::size_of::<CachedSamplingContext<Q16, Transform3<Q16>, 70>>(), 70 * 120 + key);
-    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform2<f32>, 70>>(), 70 * 80 + key);
+    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform3<f32>, 70>>(), 70 * 124 + key);
+    assert_eq!(core::mem::size_of::<CachedSamplingContext<Q16, Transform3<Q16>, 70>>(), 70 * 124 + key);
+    assert_eq!(core::mem::size_of::<CachedSamplingContext<f32, Transform2<f32>, 70>>(), 70 * 84 + key);
 }
 
 /// The players with cached contexts (`AnimPlayer<S, J, N, X>` and the like) give the same poses,
@@ -582,4 +584,422 @@ fn players_with_cached_contexts_f32() {
 #[test]
 fn players_with_cached_contexts_q16() {
     players_with_cached_contexts::<Q16>();
+}
+
+/// Five 2D bones for the blob tests: Hermite, Linear and Step channels, a single key, three
+/// channels keyed at the same times, a bone without channels, a channel of many keys.
+fn channels_2d<S: Scalar>() -> Vec<[Option<Ch<S>>; 3]> {
+    use Interpolation::{Hermite, Linear, Step};
+    let five = [0.0, 0.5, 1.0, 1.5, 2.0];
+    vec![
+        [
+            ch(Hermite, &[0.0, 2.0], &[0., 0., 4., 2.], &[1., -1., 0., 0., 0., 0., 2., 2.]),
+            ch(Linear, &[0.0, 1.0, 2.0], &[0.0, 1.5, -1.5], &[]),
+            None,
+        ],
+        [None, ch(Step, &[0.5, 1.25], &[1.0, -1.0], &[]), ch(Linear, &[0.5], &[1.0, 3.0], &[])],
+        [
+            ch(Linear, &five, &[0., 0., 1., 2., 2., 4., 3., 6., 4., 8.], &[]),
+            ch(Linear, &five, &[0.0, 0.5, 1.0, 0.5, 0.0], &[]),
+            ch(Linear, &five, &[1., 1., 2., 2., 1., 1., 2., 2., 1., 1.], &[]),
+        ],
+        [None, None, None],
+        [ch(Linear, &[0.1, 0.2, 0.3, 0.4, 0.6, 0.9, 1.3, 1.9], &[0.25; 16], &[]), None, None],
+    ]
+}
+
+/// A bone's three channels.
+type Bone<S> = [Option<Ch<S>>; 3];
+
+/// The channels a blob was written from, and those written quantised (bone, kind).
+type Raw<'a, S> = (&'a [Bone<S>], &'a [(usize, usize)]);
+
+/// How [`blob_of`] stores key times.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum BlobTimes {
+    /// Raw words in the clip's data.
+    Raw,
+    /// u8 indices into a table of the clip's distinct key times.
+    Index8,
+    /// u16 indices into that table.
+    Index16,
+    /// Bitmaps over that table.
+    Bitmap,
+    /// u8 indices, in the compact layout (u16 bone entries, 8-byte records).
+    Compact,
+}
+
+/// `chans` (3D when `dim` is `D3`, else 2D) written as a blob clip "walk" of 2 s (the layout of
+/// `ossicle_format::skeleton`; kernel/tests/skeleton_blob.rs checks the views of such blobs against
+/// the values written): raw values, except the channels listed in `quantized` (bone, kind), stored
+/// as 16-bit values (pseudo-random, over the range −1 to 1) instead.
+fn blob_of<S: Scalar>(
+    dim: ossicle::skeleton::Dimension,
+    chans: &[[Option<Ch<S>>; 3]],
+    quantized: &[(usize, usize)],
+    mode: BlobTimes,
+) -> Vec<u8> {
+    use ossicle_format::skeleton::{
+        pack_channels, pack_channels_compact, ChannelRecord, SkelClipBody, SkeletonBody, CHANNEL_BITMAP_TIMES,
+        CHANNEL_INDEXED_TIMES, CLIP_FLAG_COMPACT, CLIP_FLAG_WIDE_INDEX, INTERP_HERMITE, INTERP_LINEAR, INTERP_STEP,
+    };
+    let le = |words: &[u32]| -> Vec<u8> { words.iter().flat_map(|w| w.to_le_bytes()).collect() };
+    let mut w = ossicle_format::BlobWriter::new(S::ENCODING);
+    let (rig, walk) = (w.intern("rig"), w.intern("walk"));
+    let rest_words = dim.rest_words();
+    let mut bones = Vec::new();
+    let mut rest = Vec::new();
+    for b in 0..chans.len() {
+        bones.extend([if b == 0 { 0xFFFF } else { b as u32 - 1 }, w.intern(&format!("b{b}"))]);
+        // The identity: 3D (0, 0, 0), (0, 0, 0, 1), (1, 1, 1); 2D (0, 0), 0, (1, 1).
+        let ones = if rest_words == 10 { 6 } else { 3 };
+        rest.extend((0..rest_words).map(|i| if i >= ones { S::ONE } else { S::ZERO }.to_blob_bits()));
+    }
+    let (bone_bytes, rest_bytes) = (le(&bones), le(&rest));
+    w.add_skeleton(&SkeletonBody { name: rig, dimension: dim as u8, bones: &bone_bytes, rest: &rest_bytes }).unwrap();
+    let mut table: Vec<u32> =
+        chans.iter().flatten().flatten().flat_map(|c| c.times.iter().map(|t| t.to_blob_bits())).collect();
+    table.sort_by_key(|&b| S::from_blob_bits(b).to_f64().to_bits());
+    table.dedup();
+    let (mut records, mut data, mut quant, mut index) =
+        (Vec::new(), Vec::<u32>::new(), Vec::<u8>::new(), Vec::<u8>::new());
+    let mut x = 0x1357_9BDFu32;
+    for (b, bone) in chans.iter().enumerate() {
+        for (c, ch) in bone.iter().enumerate() {
+            let Some(ch) = ch else {
+                records.push([0; 4]);
+                continue;
+            };
+            let n = ch.times.len();
+            let width = dim.width(c);
+            let interp = match ch.interpolation {
+                Interpolation::Step => INTERP_STEP,
+                Interpolation::Linear => INTERP_LINEAR,
+                Interpolation::Hermite => INTERP_HERMITE,
+            };
+            let q = quantized.contains(&(b, c));
+            let mut info = ChannelRecord::make_info(n as u32, interp, q);
+            let times = match mode {
+                BlobTimes::Raw => {
+                    data.extend(ch.times.iter().map(|t| t.to_blob_bits()));
+                    (data.len() - n) as u32
+                }
+                _ => {
+                    info |= CHANNEL_INDEXED_TIMES;
+                    let js = ch.times.iter().map(|t| table.iter().position(|&e| e == t.to_blob_bits()).unwrap());
+                    match mode {
+                        BlobTimes::Index16 => {
+                            let at = index.len() / 2;
+                            index.extend(js.flat_map(|j| (j as u16).to_le_bytes()));
+                            at as u32
+                        }
+                        BlobTimes::Bitmap => {
+                            info |= CHANNEL_BITMAP_TIMES;
+                            let at = index.len();
+                            let mut bits = vec![0u8; table.len().div_ceil(8)];
+                            js.for_each(|j| bits[j / 8] |= 1 << (j % 8));
+                            index.extend(bits);
+                            at as u32
+                        }
+                        _ => {
+                            let at = index.len();
+                            index.extend(js.map(|j| j as u8));
+                            at as u32
+                        }
+                    }
+                }
+            };
+            let (values, extra) = if q {
+                let at = quant.len() / 2;
+                for _ in 0..n * width {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    quant.extend(((x >> 16) as u16).to_le_bytes());
+                }
+                let extra = data.len();
+                data.extend((0..width).map(|_| S::from_f64(-1.0).to_blob_bits()));
+                data.extend((0..width).map(|_| S::TWO.to_blob_bits()));
+                (at as u32, extra as u32)
+            } else {
+                data.extend(ch.values.iter().map(|v| v.to_blob_bits()));
+                ((data.len() - n * width) as u32, data.len() as u32)
+            };
+            data.extend(ch.tangents.iter().map(|v| v.to_blob_bits()));
+            records.push([info, times, values, if interp == INTERP_HERMITE || q { extra } else { 0 }]);
+        }
+    }
+    let compact = mode == BlobTimes::Compact;
+    let (entries, rec_bytes) = if compact { pack_channels_compact(&records).unwrap() } else { pack_channels(&records) };
+    let (data_bytes, table_bytes) = (le(&data), le(&table));
+    w.add_skel_clip(&SkelClipBody {
+        name: walk,
+        skeleton: rig,
+        dimension: dim as u8,
+        flags: 1
+            | if mode == BlobTimes::Index16 { CLIP_FLAG_WIDE_INDEX } else { 0 }
+            | if compact { CLIP_FLAG_COMPACT } else { 0 },
+        duration: S::TWO.to_blob_bits(),
+        sample_rate: S::from_i32(30).to_blob_bits(),
+        bones: &entries,
+        channels: &rec_bytes,
+        data: &data_bytes,
+        quant: &quant,
+        times: &table_bytes,
+        time_index: &index,
+        events: &[],
+    })
+    .unwrap();
+    w.finish().unwrap()
+}
+
+/// Every key `k` of every channel read with `SkelClipSource::key` through the channel's handle (with
+/// the component count `widths` gives per kind) equals what `channel`'s view reads (`times.get(k)`,
+/// `values.get4(k·w, w)`), and, where `raw` has the channel's values and times (and does not list
+/// it as quantised), those; past the
+/// last key (and for a bone or channel without keys) it is `None`.
+fn key_reads_equal_channel<S: Scalar, C: SkelClipSource<S>>(
+    clip: &C,
+    bones: usize,
+    widths: [usize; 3],
+    raw: Option<Raw<'_, S>>,
+) -> usize {
+    let mut checked = 0;
+    for bone in 0..bones + 2 {
+        for kind in ChannelKind::ALL {
+            let w = widths[kind.index()];
+            let handle = clip.bone_handle(bone);
+            let Some(ch) = clip.channel(bone, kind) else {
+                for k in 0..3 {
+                    assert_eq!(clip.key(bone, kind, handle, k, w), None, "bone {bone} {kind:?}");
+                }
+                continue;
+            };
+            let n = ossicle::skeleton::Scalars::len(&ch.times);
+            let expect = raw
+                .filter(|(_, quantized)| !quantized.contains(&(bone, kind.index())))
+                .and_then(|(r, _)| r.get(bone)?[kind.index()].as_ref());
+            for k in 0..n {
+                let got = clip.key(bone, kind, handle, k, w).unwrap_or_else(|| panic!("bone {bone} {kind:?} key {k}"));
+                let want = (
+                    ossicle::skeleton::Scalars::get(&ch.times, k),
+                    ossicle::skeleton::Scalars::get4(&ch.values, k * w, w),
+                );
+                assert_eq!(got, want, "bone {bone} {kind:?} key {k} width {w}");
+                assert!(got.1[w..].iter().all(|&v| v == S::ZERO));
+                if let Some(e) = expect.filter(|e| e.values.len() == e.times.len() * w) {
+                    assert_eq!(got.0, e.times[k]);
+                    assert_eq!(&got.1[..w], &e.values[k * w..k * w + w], "bone {bone} {kind:?} key {k}");
+                }
+                checked += 1;
+            }
+            for k in [n, n + 1, n + 1000, usize::MAX] {
+                assert_eq!(clip.key(bone, kind, handle, k, w), None, "bone {bone} {kind:?} key {k} of {n}");
+            }
+        }
+    }
+    checked
+}
+
+/// `key` through handles: the default (`SliceSkelClip`), and a blob's own reads in every storage
+/// of times (raw, u8 and u16 indices, bitmaps, the compact layout), raw and quantised values, 3D
+/// and 2D, read with the clip's widths and with the other dimension's.
+fn key_reads<S: Scalar>() {
+    let chans = channels_3d::<S>();
+    let tracks: Vec<SliceTrack<'_, S>> =
+        chans.iter().map(|c| SliceTrack { channels: [view(&c[0]), view(&c[1]), view(&c[2])] }).collect();
+    let clip = SliceSkelClip { duration: S::TWO, looping: true, tracks: &tracks, events: &[] };
+    assert_eq!(key_reads_equal_channel(&clip, 5, [3, 4, 3], Some((&chans, &[]))), 29);
+    use ossicle::skeleton::Dimension;
+    let chans_2d = channels_2d::<S>();
+    for mode in [BlobTimes::Raw, BlobTimes::Index8, BlobTimes::Index16, BlobTimes::Bitmap, BlobTimes::Compact] {
+        let quantized = [(0, 1), (4, 2)];
+        let bytes = blob_of::<S>(Dimension::D3, &chans, &quantized, mode);
+        let asset = ossicle::asset::Asset::load(&bytes).unwrap();
+        let blob = asset.skel_clip_named("walk").unwrap();
+        assert_eq!(blob.section().compact(), mode == BlobTimes::Compact);
+        let raw = Some((&chans[..], &quantized[..]));
+        assert_eq!(key_reads_equal_channel::<S, _>(&blob, 5, [3, 4, 3], raw), 29, "{mode:?}");
+        key_reads_equal_channel::<S, _>(&blob, 5, [2, 1, 2], None);
+        let bytes = blob_of::<S>(Dimension::D2, &chans_2d, &[(2, 0)], mode);
+        let asset = ossicle::asset::Asset::load(&bytes).unwrap();
+        let blob = asset.skel_clip_named("walk").unwrap();
+        let raw = Some((&chans_2d[..], &[(2, 0)][..]));
+        assert_eq!(key_reads_equal_channel::<S, _>(&blob, 5, [2, 1, 2], raw), 31, "{mode:?}");
+        key_reads_equal_channel::<S, _>(&blob, 5, [3, 4, 3], None);
+        // The other scalar type: no channels, no keys.
+        if S::ENCODING == ossicle_format::ScalarEncoding::F32 {
+            let h = SkelClipSource::<Q16>::bone_handle(&blob, 0);
+            assert_eq!(SkelClipSource::<Q16>::key(&blob, 0, ChannelKind::Translation, h, 0, 2), None);
+        }
+    }
+}
+
+#[test]
+fn key_reads_f32() {
+    key_reads::<f32>();
+}
+
+#[test]
+fn key_reads_q16() {
+    key_reads::<Q16>();
+}
+
+/// Cached sampling of blobs (every storage of times, raw and quantised values, Hermite, Step,
+/// missing channels) gives the plain context's poses bit for bit.
+fn cached_equals_plain_on_blobs<S: Scalar>() {
+    use ossicle::skeleton::Dimension;
+    let chans = channels_3d::<S>();
+    let parents = [u16::MAX, 0, 1, 0, 3];
+    let rest = rest_3d::<S>();
+    let lods = [0, 0, 1, 2, 0];
+    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap().with_lods(&lods).unwrap();
+    let chans_2d = channels_2d::<S>();
+    let rest_2d = [Transform2::<S>::IDENTITY; 5];
+    let skeleton_2d = SliceSkeleton::new(&parents, &rest_2d).unwrap();
+    for mode in [BlobTimes::Raw, BlobTimes::Index8, BlobTimes::Index16, BlobTimes::Bitmap, BlobTimes::Compact] {
+        for quantized in [&[][..], &[(0, 1), (4, 2)][..]] {
+            let bytes = blob_of::<S>(Dimension::D3, &chans, quantized, mode);
+            let asset = ossicle::asset::Asset::load(&bytes).unwrap();
+            let blob = asset.skel_clip_named("walk").unwrap();
+            for rotation in [RotationInterp::Nlerp, RotationInterp::Slerp] {
+                same_as_plain::<S, Transform3<S>, _>(&skeleton, &blob, rotation, u8::MAX);
+            }
+            same_as_plain::<S, Transform3<S>, _>(&skeleton, &blob, RotationInterp::Nlerp, 1);
+        }
+        let bytes = blob_of::<S>(Dimension::D2, &chans_2d, &[(2, 0)], mode);
+        let asset = ossicle::asset::Asset::load(&bytes).unwrap();
+        let blob = asset.skel_clip_named("walk").unwrap();
+        same_as_plain::<S, Transform2<S>, _>(&skeleton_2d, &blob, RotationInterp::Nlerp, u8::MAX);
+    }
+}
+
+#[test]
+fn cached_equals_plain_on_blobs_f32() {
+    cached_equals_plain_on_blobs::<f32>();
+}
+
+#[test]
+fn cached_equals_plain_on_blobs_q16() {
+    cached_equals_plain_on_blobs::<Q16>();
+}
+
+/// A clip with its own handles (`bone + 7`), whose `key` checks the handle it is given and counts
+/// the calls of `channel`, `bone_handle` and `key`.
+#[derive(Clone, Copy)]
+struct Handled<'a, S> {
+    inner: SliceSkelClip<'a, S>,
+    calls: &'a Cell<[usize; 3]>,
+}
+
+impl<S> Handled<'_, S> {
+    fn count(&self, i: usize) {
+        let mut c = self.calls.get();
+        c[i] += 1;
+        self.calls.set(c);
+    }
+}
+
+impl<'a, S: Scalar> SkelClipSource<S> for Handled<'a, S> {
+    type Scalars = &'a [S];
+    fn duration(&self) -> S {
+        self.inner.duration
+    }
+    fn looping(&self) -> bool {
+        self.inner.looping
+    }
+    fn bone_count(&self) -> usize {
+        SkelClipSource::<S>::bone_count(&self.inner)
+    }
+    fn channel(&self, bone: usize, kind: ChannelKind) -> Option<ChannelData<&'a [S]>> {
+        self.count(0);
+        self.inner.channel(bone, kind)
+    }
+    fn bone_handle(&self, bone: usize) -> BoneHandle {
+        self.count(1);
+        BoneHandle(bone as u32 + 7)
+    }
+    fn key(&self, bone: usize, kind: ChannelKind, handle: BoneHandle, k: usize, width: usize) -> Option<(S, [S; 4])> {
+        self.count(2);
+        assert_eq!(handle, BoneHandle(bone as u32 + 7), "bone {bone} {kind:?}");
+        let ch = self.inner.channel(bone, kind)?;
+        let at = |i: usize| ch.values.get(i).copied().unwrap_or(S::ZERO);
+        let v = core::array::from_fn(|c| if c < width { at(k * width + c) } else { S::ZERO });
+        Some((*ch.times.get(k)?, v))
+    }
+    fn cache_key(&self) -> Option<usize> {
+        self.inner.cache_key()
+    }
+}
+
+/// The cached context through a source's handles: a bone's handle is asked for when one of its
+/// channels is first read (once per Step or Linear channel); forward playback crosses the keys of a
+/// bone whose three channels share their brackets (the straight path) with `key` alone, given the
+/// bone's own handle, and no `channel` call; the poses are the plain context's.
+fn cached_context_reads_keys_through_handles<S: Scalar>() {
+    use Interpolation::Linear;
+    let lin = |times: &[f64], w: usize| ch::<S>(Linear, times, &vec![0.5; times.len() * w], &[]);
+    let shared = |times: &[f64]| [lin(times, 3), lin(times, 4), lin(times, 3)];
+    let tenths: Vec<f64> = (0..=20).map(|k| f64::from(k) / 10.0).collect();
+    let mut chans = [
+        // Keys every 0.5 s from 0; from 0.25 to 1.75; a lone translation; none; every 0.1 s.
+        shared(&[0.0, 0.5, 1.0, 1.5, 2.0]),
+        shared(&[0.25, 0.75, 1.25, 1.75]),
+        [lin(&[0.0, 1.0, 2.0], 3), None, None],
+        [None, None, None],
+        shared(&tenths),
+    ];
+    // Values that differ from key to key.
+    for (b, bone) in chans.iter_mut().enumerate() {
+        for c in bone.iter_mut().flatten() {
+            for (i, v) in c.values.iter_mut().enumerate() {
+                *v = S::from_f64(((b * 31 + i * 7) % 17) as f64 / 16.0);
+            }
+        }
+    }
+    let tracks: Vec<SliceTrack<'_, S>> =
+        chans.iter().map(|c| SliceTrack { channels: [view(&c[0]), view(&c[1]), view(&c[2])] }).collect();
+    let calls = Cell::new([0; 3]);
+    let inner = SliceSkelClip { duration: S::TWO, looping: true, tracks: &tracks, events: &[] };
+    inner.check::<Transform3<S>>().unwrap();
+    let clip = Handled { inner, calls: &calls };
+    let parents = [u16::MAX, 0, 1, 0, 3];
+    let rest = rest_3d::<S>();
+    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+    let mut cached = CachedSamplingContext::<S, Transform3<S>, 5>::new();
+    let mut plain = SamplingContext::<5>::new();
+    let (mut a, mut b) = ([Transform3::IDENTITY; 5], [Transform3::IDENTITY; 5]);
+    let job = |t: f64| SamplingJob::new(&skeleton, &clip, S::from_f64(t));
+    // The first sample: every channel resolved once (15), the bone's handle for each of the 10 with
+    // keys, no key read.
+    job(0.0).run(&mut cached, &mut b).unwrap();
+    assert_eq!(calls.get(), [15, 10, 0]);
+    calls.set([0; 3]);
+    for i in 1..120 {
+        let t = f64::from(i) / 60.0;
+        job(t).run(&mut cached, &mut b).unwrap();
+        job(t).run(&mut plain, &mut a).unwrap();
+        assert_eq!(a, b, "t = {t}");
+    }
+    let [channel, handles, keys] = calls.get();
+    // The plain context: 15 `channel` calls per sample.
+    let channel = channel - 15 * 119;
+    assert_eq!(handles, 0);
+    // Key reads: bone 0 crosses at 0.5, 1 and 1.5 (3 channels each: 9), bone 4 at 0.1 to 1.9 (57),
+    // bone 1 at 0.75 and 1.25 (6), and past its last key at 1.75 (one `key`, `None`: the bone
+    // leaves the straight path).
+    assert_eq!(keys, 9 + 57 + 6 + 1);
+    // `channel` calls: bone 1's three channels from before their first key into the keys (0.25)
+    // and past their last (1.75), bone 2's lone translation at 1 (off the straight path).
+    assert_eq!(channel, 3 + 3 + 1);
+}
+
+#[test]
+fn cached_context_reads_keys_through_handles_f32() {
+    cached_context_reads_keys_through_handles::<f32>();
+}
+
+#[test]
+fn cached_context_reads_keys_through_handles_q16() {
+    cached_context_reads_keys_through_handles::<Q16>();
 }

@@ -53,7 +53,9 @@ use ossicle_format::skeleton::{
 };
 use ossicle_format::{ScalarEncoding, WordView};
 
-use super::source::{ChannelData, ChannelKind, ClipEvent, Interpolation, Scalars, SkelClipSource, SkeletonSource};
+use super::source::{
+    BoneHandle, ChannelData, ChannelKind, ClipEvent, Interpolation, Scalars, SkelClipSource, SkeletonSource,
+};
 use crate::asset::EncodingMismatch;
 use crate::math::{Quat, Transform2, Transform3, Vec2, Vec3};
 use crate::scalar::Scalar;
@@ -581,6 +583,57 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
         };
         Some(ChannelData { interpolation, times, values, tangents: BlobScalars::EMPTY })
     }
+    /// The bone's entry (its channel mask and first record index; 0, no channels, past the end).
+    #[inline]
+    fn bone_handle(&self, bone: usize) -> BoneHandle {
+        BoneHandle(self.section.entry(bone).unwrap_or(0))
+    }
+    /// The channel's record found from the bone's entry (the handle) and read, then the common
+    /// channel's key (raw values, raw times or u8/u16 indices into the time table) in place, as
+    /// [`SkelClipSource::channel`]'s view reads it; quantised or packed values and bitmap times
+    /// through the view `channel` builds from that record (out of line on ARM).
+    #[inline(always)]
+    fn key(&self, _bone: usize, kind: ChannelKind, handle: BoneHandle, k: usize, width: usize) -> Option<(S, [S; 4])> {
+        if S::ENCODING != self.section.encoding() {
+            return None;
+        }
+        let c = kind.index();
+        let r = self.section.record(SkelClipSection::entry_record_index(handle.0, c)?)?;
+        if k >= r.key_count() as usize {
+            return None;
+        }
+        // (A width other than the clip's, from a joint type of the other dimension, also goes
+        // through the view, which bounds the reads by the channel's values.)
+        let special = CHANNEL_QUANTIZED | CHANNEL_PACKED_ROTATION | CHANNEL_BITMAP_TIMES;
+        if r.info & special != 0 || width != self.section.dimension().width(c) {
+            return self.key_other(r, c, k, width);
+        }
+        let data = self.section.data();
+        // k < key count <= 2^24 and width <= 4: no overflow (checked anyway).
+        let at = (r.times as usize).checked_add(k)?;
+        let time = if r.indexed_times() {
+            // u16 entry `at` (bytes 2·at, 2·at + 1) or u8 entry `at`, as `channel`'s views.
+            let index = self.section.time_index_bytes();
+            let j = if self.section.wide_index() {
+                let b = at.checked_mul(2)?;
+                match *index.get(b..b.checked_add(2)?)? {
+                    [lo, hi] => usize::from(u16::from_le_bytes([lo, hi])),
+                    _ => return None,
+                }
+            } else {
+                usize::from(*index.get(at)?)
+            };
+            match self.section.time_table() {
+                TimeTable::Words(table) => table.get(j)?,
+                table => table.get(j)?,
+            }
+        } else {
+            data.get(at)?
+        };
+        let first = (r.values as usize).checked_add(k.checked_mul(width)?)?;
+        let run = raw_run(data, first, width.min(4))?;
+        Some((S::from_blob_bits(time), word4(run, 0)))
+    }
     fn event_count(&self) -> usize {
         if S::ENCODING == self.section.encoding() {
             self.section.event_count()
@@ -608,6 +661,16 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
 }
 
 impl<'a> BlobSkelClip<'a> {
+    /// [`SkelClipSource::key`] of a channel record `r` of kind `c` with quantised or packed values
+    /// or bitmap times: key `k` read through the view [`channel_other`](Self::channel_other)
+    /// builds (`k` is below the key count).
+    #[cfg_attr(target_arch = "arm", inline(never))]
+    #[cfg_attr(not(target_arch = "arm"), inline)]
+    fn key_other<S: Scalar>(&self, r: ChannelRecord, c: usize, k: usize, width: usize) -> Option<(S, [S; 4])> {
+        let ch = self.channel_other::<S>(r, c)?;
+        Some((ch.times.get(k), ch.values.get4(k.wrapping_mul(width), width)))
+    }
+
     /// [`SkelClipSource::channel`] of any channel record `r` of kind `c`: quantised or packed
     /// values, Hermite tangents, bitmap times. Out of line on ARM, where the common channel built
     /// inline in `channel` is what sampling pays for (SlowRun on the M4F: 387.8 instructions per

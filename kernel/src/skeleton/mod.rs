@@ -49,7 +49,7 @@
 //! | one joint of an SoA pose ([`SoaTransform3`]: 160 bytes per 4 joints) | 40 bytes | – |
 //! | a model matrix ([`Affine3`](crate::math::Affine3), from [`SoaLocalToModelJob`]) | 48 bytes | – |
 //! | [`SamplingContext`] (per playing instance) | 12 bytes | 12 bytes |
-//! | [`CachedSamplingContext`] (instead of a [`SamplingContext`]; + 8 bytes per context; the players take one as their fourth type parameter, e.g. `AnimPlayer<S, J, N, CachedSamplingContext<S, J, N>>`) | 120 bytes | 80 bytes |
+//! | [`CachedSamplingContext`] (instead of a [`SamplingContext`]; + 8 bytes per context; the players take one as their fourth type parameter, e.g. `AnimPlayer<S, J, N, CachedSamplingContext<S, J, N>>`) | 124 bytes | 84 bytes |
 //! | [`AnimPlayer`] (two contexts, two scratch poses; + 40 bytes per player) | 104 bytes | 64 bytes |
 //! | [`OneShot`] (a context, a scratch pose, a mask; + 20 bytes per layer) | 56 bytes | 36 bytes |
 //! | [`BlendSpacePlayer`] (three contexts, three scratch poses; + 48 bytes per player) | 156 bytes | 96 bytes |
@@ -147,6 +147,6 @@ pub use l2m::{JobError, LocalToModelJob};
 pub use sample::{CachedSamplingContext, RotationInterp, SamplingContext, SamplingJob, SamplingState};
 pub use soa::{soa_count, SoaBlendingJob, SoaLocalToModelJob, SoaQuat, SoaTransform3, SoaVec3};
 pub use source::{
-    ChannelData, ChannelKind, ClipError, ClipEvent, Interpolation, Joint, Scalars, SkelClipSource, SkeletonError,
-    SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,
+    BoneHandle, ChannelData, ChannelKind, ClipError, ClipEvent, Interpolation, Joint, Scalars, SkelClipSource,
+    SkeletonError, SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,
 };

@@ -1,7 +1,9 @@
 //! The sampling job: a clip at a time → a local pose, with per-instance key cursors.
 
 use super::l2m::JobError;
-use super::source::{ChannelData, ChannelKind, Interpolation, Joint, Scalars, SkelClipSource, SkeletonSource};
+use super::source::{
+    BoneHandle, ChannelData, ChannelKind, Interpolation, Joint, Scalars, SkelClipSource, SkeletonSource,
+};
 use crate::scalar::Scalar;
 
 /// How the sampling job interpolates 3D rotation keys (2D angles are always lerped).
@@ -346,13 +348,16 @@ enum Shape {
 }
 
 /// One bone's cached key pairs: the values at the start (`a`) and end (`b`) of each channel's
-/// bracket, as joints, each channel's bracket, and what the three have in common.
+/// bracket, as joints, each channel's bracket, what the three have in common, and the bone's
+/// [`BoneHandle`] (valid once a span has left [`Span::Empty`]: it is asked for then, and
+/// [`CachedSamplingContext::invalidate`] resets every span to empty).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct BoneCache<S, J> {
     a: J,
     b: J,
     lo: [S; 3],
     hi: [S; 3],
+    handle: BoneHandle,
     spans: [Span; 3],
     shape: Shape,
 }
@@ -363,6 +368,7 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
         b: J::IDENTITY,
         lo: [S::ZERO; 3],
         hi: [S::ZERO; 3],
+        handle: BoneHandle(0),
         spans: [Span::Empty; 3],
         shape: Shape::Mixed,
     };
@@ -408,10 +414,15 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
 /// cached end key becomes the start, one time and one key are read). A bone the clip does not
 /// animate takes the skeleton's rest pose without asking the clip.
 ///
-/// **Memory**: `12 + 2·size_of::<J>() + 6·size_of::<S>() + 4` bytes per bone, rounded up to 4,
-/// plus the clip's key (an `Option<usize>`: 8 bytes on a 32-bit target): **120 bytes per bone**
-/// for [`Transform3`](crate::math::Transform3) (f32 or Q16.16) and 80 for
-/// [`Transform2`](crate::math::Transform2); a 70-bone 3D context is 8,408 bytes on a
+/// Each bone's [`BoneHandle`](super::BoneHandle) is kept too (asked for when the bone's channels
+/// are first read): a forward step into the next bracket reads that key through it with
+/// [`SkelClipSource::key`], without resolving the channel again.
+///
+/// **Memory**: `12 + 2·size_of::<J>() + 6·size_of::<S>() + 4 + 4` bytes per bone, rounded up to
+/// 4, plus the clip's key (an `Option<usize>`: 8 bytes on a 32-bit target; the whole rounded up to
+/// a `usize`'s alignment): **124 bytes per bone**
+/// for [`Transform3`](crate::math::Transform3) (f32 or Q16.16) and 84 for
+/// [`Transform2`](crate::math::Transform2); a 70-bone 3D context is 8,688 bytes on a
 /// microcontroller (against 840 for a [`SamplingContext`]).
 ///
 /// # The clip it belongs to
@@ -437,8 +448,9 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
 /// let tracks = [SliceTrack { channels: [Some(translation), None, None] }];
 /// let clip = SliceSkelClip { duration: 1.0, looping: false, tracks: &tracks, events: &[] };
 ///
-/// let mut ctx = CachedSamplingContext::<f32, Transform3<f32>, 1>::new();
-/// assert_eq!(core::mem::size_of_val(&ctx), 120 + core::mem::size_of::<Option<usize>>());
+/// // Room for two bones (a context may have more than the skeleton needs).
+/// let mut ctx = CachedSamplingContext::<f32, Transform3<f32>, 2>::new();
+/// assert_eq!(core::mem::size_of_val(&ctx), 2 * 124 + core::mem::size_of::<Option<usize>>());
 /// let mut pose = [Transform3::IDENTITY; 1];
 /// for (t, x) in [(0.25, 0.5), (0.5, 1.0)] {
 ///     SamplingJob::new(&skeleton, &clip, t).run(&mut ctx, &mut pose).unwrap();
@@ -532,9 +544,9 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for CachedSampl
                     if !hit && hi <= t {
                         // Forward playback into the next brackets: each channel moves on by one key
                         // (a channel that cannot is refilled below, the others then hit).
-                        let stepped = step_channel(job.clip, i, ChannelKind::Translation, t, ct, entry, &mut memo)
-                            && step_channel(job.clip, i, ChannelKind::Rotation, t, cr, entry, &mut memo)
-                            && step_channel(job.clip, i, ChannelKind::Scale, t, cs, entry, &mut memo);
+                        let stepped = step_key(job.clip, i, ChannelKind::Translation, t, ct, entry, &mut memo)
+                            && step_key(job.clip, i, ChannelKind::Rotation, t, cr, entry, &mut memo)
+                            && step_key(job.clip, i, ChannelKind::Scale, t, cs, entry, &mut memo);
                         // The new brackets start at the old shared end: shared if they end together.
                         let [h0, h1, h2] = entry.hi;
                         hit = stepped && h0 == h1 && h0 == h2;
@@ -624,10 +636,11 @@ fn sample_cached<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
     memo: &mut Memo<S>,
 ) -> Option<[S; 4]> {
     let (span, lo, hi) = e.slot(kind);
-    let hit = match *span {
-        Span::Lerp | Span::Hold => *lo <= t && t < *hi,
-        Span::Before => t < *hi,
-        Span::After => *lo <= t,
+    let (span, lo, hi) = (*span, *lo, *hi);
+    let hit = match span {
+        Span::Lerp | Span::Hold => lo <= t && t < hi,
+        Span::Before => t < hi,
+        Span::After => lo <= t,
         Span::Always => true,
         Span::Missing => return None,
         Span::Empty => false,
@@ -638,14 +651,18 @@ fn sample_cached<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
         // By reference to the temporary: a blob's channel view is large to move.
         match &clip.channel(bone, kind) {
             None => {
-                *span = Span::Missing;
+                *e.slot(kind).0 = Span::Missing;
                 return None;
             }
             Some(ch) if ch.interpolation == Interpolation::Hermite => {
-                *span = Span::Empty;
+                *e.slot(kind).0 = Span::Empty;
                 return Some(sample_channel::<S, C::Scalars, J>(ch, kind, t, cursor, slerp, memo));
             }
             Some(ch) => {
+                if span == Span::Empty {
+                    // The first read of the channel (see `BoneCache`).
+                    e.handle = clip.bone_handle(bone);
+                }
                 if !step(ch, kind, t, cursor, e, memo) {
                     refill(ch, kind, t, cursor, e, memo);
                 }
@@ -665,13 +682,48 @@ fn sample_cached<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
 }
 
 /// Forward playback past a cached Step or Linear bracket into the next one: the cache `e` moves
-/// on by one key (the cached end key becomes the start, one key and one time are read) and `true`
-/// is returned; `false` (nothing changed) for anything else, which [`refill`] handles.
+/// on by one key (the cached end key becomes the start; the next key's time and values are read
+/// with [`SkelClipSource::key`] through the channel's cached handle, without resolving the channel)
+/// and `true` is returned; `false` (nothing changed) for anything else, which [`refill`] handles.
 ///
 /// A cached bracket `[t_k, t_k+1)` is the cursor's (`cursor = k`, which [`refill`] leaves there
 /// and hits do not move), so its `hi` is key `k + 1`'s time: a time in `[t_k+1, t_k+2)` is that
 /// next bracket, the one [`locate`] finds from the cursor, and the cached end key its start: the
 /// same keys as a [`refill`], at a fraction of the cost. Inlined once per channel kind.
+#[inline(always)]
+fn step_key<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
+    clip: &C,
+    bone: usize,
+    kind: ChannelKind,
+    t: S,
+    cursor: &mut u32,
+    e: &mut BoneCache<S, J>,
+    memo: &mut Memo<S>,
+) -> bool {
+    let handle = e.handle;
+    let (span, lo, hi) = e.slot(kind);
+    if !(matches!(*span, Span::Lerp | Span::Hold) && *hi <= t) {
+        return false;
+    }
+    let k1 = (*cursor as usize).wrapping_add(1);
+    let Some((t2, b)) = clip.key(bone, kind, handle, k1.wrapping_add(1), width::<S, J>(kind)) else {
+        // Past the last key.
+        return false;
+    };
+    if t.partial_cmp(&t2) != Some(core::cmp::Ordering::Less) {
+        // Past the next bracket too.
+        return false;
+    }
+    *cursor = k1 as u32;
+    memo.hint = k1;
+    (*lo, *hi) = (*hi, t2);
+    e.a.set_channel_values(kind, e.b.channel_values(kind));
+    e.b.set_channel_values(kind, b);
+    true
+}
+
+/// [`step_key`] with the channel's view at hand (the path of a bone whose channels do not share
+/// one bracket, which has resolved the channel already): the same keys read from `ch`.
 #[inline(always)]
 fn step<S: Scalar, A: Scalars<S>, J: Joint<S>>(
     ch: &ChannelData<A>,
@@ -700,25 +752,6 @@ fn step<S: Scalar, A: Scalars<S>, J: Joint<S>>(
     e.a.set_channel_values(kind, e.b.channel_values(kind));
     e.b.set_channel_values(kind, b);
     true
-}
-
-/// [`step`] for channel `kind` of bone `bone`, read from `clip` (`false`: no such channel, or not
-/// a forward step).
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn step_channel<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
-    clip: &C,
-    bone: usize,
-    kind: ChannelKind,
-    t: S,
-    cursor: &mut u32,
-    e: &mut BoneCache<S, J>,
-    memo: &mut Memo<S>,
-) -> bool {
-    match &clip.channel(bone, kind) {
-        Some(ch) => step(ch, kind, t, cursor, e, memo),
-        None => false,
-    }
 }
 
 /// Fills channel `kind` of the cache `e` with `ch`'s keys around `t` (a Step or Linear channel).

@@ -158,6 +158,15 @@ pub struct ChannelData<A> {
     pub tangents: A,
 }
 
+/// A source's compact reference to one bone's channels, from [`SkelClipSource::bone_handle`], for
+/// [`SkelClipSource::key`]: a number whose meaning the source chooses (a blob: the bone's entry,
+/// where its channel records start; the default: 0, unused). `Copy`, 4 bytes, so a
+/// [`CachedSamplingContext`](super::CachedSamplingContext) keeps one per bone and reads the next
+/// key of forward playback through it without resolving the channel again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct BoneHandle(pub u32);
+
 /// A clip event: a name (a string id: an index into the blob's string table, or into the
 /// caller's own name table for in-RAM clips) at a time.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -204,6 +213,31 @@ pub trait SkelClipSource<S: Scalar> {
     fn bone_count(&self) -> usize;
     /// Bone `bone`'s channel `kind`, or `None` when it has no keys.
     fn channel(&self, bone: usize, kind: ChannelKind) -> Option<ChannelData<Self::Scalars>>;
+    /// A handle to bone `bone`'s channels for [`SkelClipSource::key`] (asked for by a
+    /// [`CachedSamplingContext`](super::CachedSamplingContext) when it first reads one of the
+    /// bone's channels). The default is `BoneHandle(0)`, which the default `key` does not use.
+    #[inline]
+    fn bone_handle(&self, _bone: usize) -> BoneHandle {
+        BoneHandle::default()
+    }
+    /// Key `k` of bone `bone`'s channel `kind`, read through `handle` (which
+    /// [`SkelClipSource::bone_handle`] gave for that bone of this source): its time and its first
+    /// `width` value components (`width <= 4`; the rest 0), exactly as [`SkelClipSource::channel`]'s
+    /// view reads them (`times.get(k)`, `values.get4(k·width, width)`); `None` when the channel has
+    /// no keys or `k` is past its last key.
+    ///
+    /// The default resolves the channel with [`SkelClipSource::channel`] and reads it; a source
+    /// whose `channel` costs more than a read (a blob decoding its bone entry and channel record,
+    /// and building views) overrides both methods, so that forward playback with a
+    /// [`CachedSamplingContext`](super::CachedSamplingContext) reads the next key directly.
+    #[inline]
+    fn key(&self, bone: usize, kind: ChannelKind, _handle: BoneHandle, k: usize, width: usize) -> Option<(S, [S; 4])> {
+        let ch = self.channel(bone, kind)?;
+        if k >= ch.times.len() {
+            return None;
+        }
+        Some((ch.times.get(k), ch.values.get4(k.wrapping_mul(width), width)))
+    }
     /// A number that identifies this clip's keys while they live (the address of its data), so
     /// that a [`CachedSamplingContext`](super::CachedSamplingContext) can tell the clip it cached
     /// keys of from another; `None` (the default) disables that cache for the source. Two sources
