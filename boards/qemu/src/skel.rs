@@ -31,7 +31,7 @@
 //!   30 Hz keys every other frame crosses a key. `skel.cached.sample-slowmo`: the same at a quarter
 //!   of the speed (the clip advancing 1/240 s a frame: a key crossed every 8th frame). Checked against the time
 //!   sampled again with a fresh plain context (FNV-1a digests of the two poses: a second pose does
-//!   not fit beside the 8,408-byte context).
+//!   not fit beside the 8,688-byte context).
 //!
 //! After each measurement the result is checked, and a `bench-error` line is printed when it is
 //! wrong: the last sampled pose equals (bit for bit) the same time sampled again with fresh
@@ -41,7 +41,7 @@
 //!
 //! Memory: three poses (3 × 70 × 40 bytes) and two contexts (2 × 840 bytes) on the stack (10,080
 //! bytes of the 16 KiB RAM), then for the cached rows one pose, a cached context and a plain one
-//! (11,248 bytes); the stack's peak is measured and printed (`stack: …`), and the run fails when
+//! (11,528 bytes); the stack's peak is measured and printed (`stack: …`), and the run fails when
 //! less than 1 KiB stays unused.
 
 use core::hint::black_box;
@@ -328,8 +328,8 @@ fn frame<S: Scalar>(ty: &[u8], name: &str, blob: &[u8], w: &mut Work<S>) {
     check(name, ok && in_range(&hips) && hips == bone(&w.a, p.hips) && hand == bone(&w.a, p.hand));
 }
 
-/// What the cached-context rows use: one pose, a [`CachedSamplingContext`] (8,408 bytes) and a
-/// plain context for the check (11,248 bytes, in the frame of `cached_rows`).
+/// What the cached-context rows use: one pose, a [`CachedSamplingContext`] (8,688 bytes) and a
+/// plain context for the check (11,528 bytes, in the frame of `cached_rows`).
 struct CachedWork<S: Scalar> {
     pose: [Transform3<S>; BONES],
     ctx: CachedSamplingContext<S, Transform3<S>, BONES>,
