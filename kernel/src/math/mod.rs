@@ -37,7 +37,7 @@
 mod affine;
 mod quat;
 #[cfg(test)]
-mod testutil;
+pub(crate) mod testutil;
 mod transform;
 mod vec;
 

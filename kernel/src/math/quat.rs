@@ -507,15 +507,8 @@ mod tests {
         assert_v3(q.rotate(v3(30000.0, -30000.0, 10000.0)), [10000.0, 30000.0, -30000.0], 2.0);
     }
 
-    /// xorshift32: a fixed pseudo-random sequence.
-    struct Xs(u32);
+    use crate::math::testutil::Xs;
     impl Xs {
-        fn next(&mut self) -> u32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 17;
-            self.0 ^= self.0 << 5;
-            self.0
-        }
         /// A Q16.16 word: unit-range components (some of exactly ±1, some just above), moderate
         /// values, and any value.
         fn word(&mut self) -> Q16 {

@@ -112,3 +112,17 @@ pub fn mat_mul(a: M3, b: M3) -> M3 {
 pub fn col(m: M3, j: usize) -> [f64; 3] {
     [m[0][j], m[1][j], m[2][j]]
 }
+
+/// xorshift32: a fixed pseudo-random sequence (the unit tests' random inputs; each test module
+/// adds its own ways of turning the words into operands).
+pub struct Xs(pub u32);
+
+impl Xs {
+    /// The next word.
+    pub fn next(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 17;
+        self.0 ^= self.0 << 5;
+        self.0
+    }
+}

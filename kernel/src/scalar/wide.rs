@@ -556,15 +556,8 @@ pub(crate) fn sat_i32(v: i64) -> i32 {
 mod tests {
     use super::*;
 
-    /// xorshift32: a fixed pseudo-random sequence.
-    struct Xs(u32);
+    use crate::math::testutil::Xs;
     impl Xs {
-        fn next(&mut self) -> u32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 17;
-            self.0 ^= self.0 << 5;
-            self.0
-        }
         /// Mostly full-range words, some small magnitudes (products that do not saturate) and some
         /// near ±2^16·k (operands around the integers).
         fn operand(&mut self) -> i32 {

@@ -701,7 +701,7 @@ fn step_key<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
     memo: &mut Memo<S>,
 ) -> bool {
     let handle = e.handle;
-    let (span, lo, hi) = e.slot(kind);
+    let (span, _, hi) = e.slot(kind);
     if !(matches!(*span, Span::Lerp | Span::Hold) && *hi <= t) {
         return false;
     }
@@ -714,12 +714,28 @@ fn step_key<S: Scalar, C: SkelClipSource<S>, J: Joint<S>>(
         // Past the next bracket too.
         return false;
     }
+    move_on(kind, cursor, e, memo, k1, t2, b);
+    true
+}
+
+/// The end of a forward step: the bracket of channel `kind` becomes `[hi, t2)` with the cached end
+/// key as its start and `b` (key `k1 + 1`) as its end, the cursor at key `k1`.
+#[inline(always)]
+fn move_on<S: Scalar, J: Joint<S>>(
+    kind: ChannelKind,
+    cursor: &mut u32,
+    e: &mut BoneCache<S, J>,
+    memo: &mut Memo<S>,
+    k1: usize,
+    t2: S,
+    b: [S; 4],
+) {
     *cursor = k1 as u32;
     memo.hint = k1;
+    let (_, lo, hi) = e.slot(kind);
     (*lo, *hi) = (*hi, t2);
     e.a.set_channel_values(kind, e.b.channel_values(kind));
     e.b.set_channel_values(kind, b);
-    true
 }
 
 /// [`step_key`] with the channel's view at hand (the path of a bone whose channels do not share
@@ -733,7 +749,7 @@ fn step<S: Scalar, A: Scalars<S>, J: Joint<S>>(
     e: &mut BoneCache<S, J>,
     memo: &mut Memo<S>,
 ) -> bool {
-    let (span, lo, hi) = e.slot(kind);
+    let (span, _, hi) = e.slot(kind);
     let forward = matches!(*span, Span::Lerp | Span::Hold) && *hi <= t;
     let k1 = (*cursor as usize).wrapping_add(1);
     let k2 = k1.wrapping_add(1);
@@ -745,12 +761,7 @@ fn step<S: Scalar, A: Scalars<S>, J: Joint<S>>(
         // Past the next bracket too.
         return false;
     }
-    *cursor = k1 as u32;
-    memo.hint = k1;
-    (*lo, *hi) = (*hi, t2);
-    let b = key_values(&ch.values, k2, width::<S, J>(kind));
-    e.a.set_channel_values(kind, e.b.channel_values(kind));
-    e.b.set_channel_values(kind, b);
+    move_on(kind, cursor, e, memo, k1, t2, key_values(&ch.values, k2, width::<S, J>(kind)));
     true
 }
 

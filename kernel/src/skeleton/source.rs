@@ -908,17 +908,7 @@ mod tests {
     use super::*;
     use crate::scalar::Q16;
 
-    /// xorshift32: a fixed pseudo-random sequence.
-    struct Xs(u32);
-    impl Xs {
-        fn next(&mut self) -> u32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 17;
-            self.0 ^= self.0 << 5;
-            self.0
-        }
-    }
-
+    use crate::math::testutil::Xs;
     fn quat(b: [i32; 4]) -> Quat<Q16> {
         Quat::from_xyzw(Q16::from_bits(b[0]), Q16::from_bits(b[1]), Q16::from_bits(b[2]), Q16::from_bits(b[3]))
     }
