@@ -50,8 +50,8 @@ use crate::bench::{announce, bench_start, bench_stop, check};
 use crate::{check_stack, exit, line, repaint_stack, stack_usage};
 use ossicle::math::Transform3;
 use ossicle::skeleton::{
-    BlendLayer, BlendingJob, BlobSkelClip, BlobSkeleton, CachedSamplingContext, LocalToModelJob, SamplingContext,
-    SamplingJob, SkelClipSource, SkeletonSource,
+    BlendLayer, BlendingJob, BlobSkelClip, BlobSkeleton, CachedSamplingContext, DirectSamplingContext, LocalToModelJob,
+    SamplingContext, SamplingJob, SamplingState, SkelClipSource, SkeletonSource,
 };
 use ossicle::{Asset, Scalar};
 
@@ -328,18 +328,18 @@ fn frame<S: Scalar>(ty: &[u8], name: &str, blob: &[u8], w: &mut Work<S>) {
     check(name, ok && in_range(&hips) && hips == bone(&w.a, p.hips) && hand == bone(&w.a, p.hand));
 }
 
-/// What the cached-context rows use: one pose, a [`CachedSamplingContext`] (8,688 bytes) and a
-/// plain context for the check (11,528 bytes, in the frame of `cached_rows`).
-struct CachedWork<S: Scalar> {
+/// What the cached-context and direct-context rows use: one pose, the context `X` (a
+/// [`CachedSamplingContext`], 8,688 bytes, or a [`DirectSamplingContext`], 2,528) and a plain
+/// context for the check (11,528 or 5,368 bytes, in the frame of `cached_rows` or `direct_rows`).
+struct CachedWork<S: Scalar, X> {
     pose: [Transform3<S>; BONES],
-    ctx: CachedSamplingContext<S, Transform3<S>, BONES>,
+    ctx: X,
     plain: SamplingContext<BONES>,
 }
 
-impl<S: Scalar> CachedWork<S> {
+impl<S: Scalar, X: SamplingState<S, Transform3<S>>> CachedWork<S, X> {
     /// Every pose the identity, nothing cached (a constant: see [`Work::NEW`]).
-    const NEW: Self =
-        Self { pose: [Transform3::IDENTITY; BONES], ctx: CachedSamplingContext::new(), plain: SamplingContext::new() };
+    const NEW: Self = Self { pose: [Transform3::IDENTITY; BONES], ctx: X::NEW, plain: SamplingContext::new() };
 }
 
 /// FNV-1a over every word of `pose` (the check compares poses by digest: two poses do not fit
@@ -368,11 +368,11 @@ fn digest<S: Scalar>(pose: &[Transform3<S>]) -> u32 {
 
 /// The pose in `w.pose` equals `t` sampled again with a fresh plain context (bit for bit, by
 /// digest), and its hips are in range.
-fn cached_checks<S: Scalar>(
+fn cached_checks<S: Scalar, X>(
     skel: &BlobSkeleton<'_>,
     clip: &BlobSkelClip<'_>,
     t: S,
-    w: &mut CachedWork<S>,
+    w: &mut CachedWork<S, X>,
     p: Probes,
 ) -> bool {
     let before = digest(&w.pose);
@@ -383,7 +383,13 @@ fn cached_checks<S: Scalar>(
 /// Forward sampling at 60 Hz with one persistent [`CachedSamplingContext`], at `speed_div`-th
 /// speed (1: real time; 4: slow motion, the clip advancing by 1/240 s a frame).
 #[inline(never)]
-fn cached_fwd<S: Scalar>(ty: &[u8], name: &str, blob: &[u8], w: &mut CachedWork<S>, speed_div: i32) {
+fn cached_fwd<S: Scalar, X: SamplingState<S, Transform3<S>>>(
+    ty: &[u8],
+    name: &str,
+    blob: &[u8],
+    w: &mut CachedWork<S, X>,
+    speed_div: i32,
+) {
     let Some((skel, clip, p)) = slowrun::<S>(blob) else { return check(name, false) };
     let dt = S::from_ratio(1, 60 * speed_div);
     let d = duration::<S>(&clip);
@@ -402,7 +408,7 @@ fn cached_fwd<S: Scalar>(ty: &[u8], name: &str, blob: &[u8], w: &mut CachedWork<
 
 /// Sampling at scattered times with one persistent [`CachedSamplingContext`] (every sample misses).
 #[inline(never)]
-fn cached_seek<S: Scalar>(ty: &[u8], name: &str, blob: &[u8], w: &mut CachedWork<S>) {
+fn cached_seek<S: Scalar, X: SamplingState<S, Transform3<S>>>(ty: &[u8], name: &str, blob: &[u8], w: &mut CachedWork<S, X>) {
     let Some((skel, clip, p)) = slowrun::<S>(blob) else { return check(name, false) };
     let times = seek_times(duration::<S>(&clip));
     w.ctx.invalidate();
@@ -420,11 +426,19 @@ fn cached_seek<S: Scalar>(ty: &[u8], name: &str, blob: &[u8], w: &mut CachedWork
 /// The cached-context rows of both blobs (the context lives in this frame).
 #[inline(never)]
 fn cached_rows<S: Scalar>(ty: &[u8], lossless: &[u8], reduced: &[u8]) {
-    let mut w = CachedWork::<S>::NEW;
+    let mut w = CachedWork::<S, CachedSamplingContext<S, Transform3<S>, BONES>>::NEW;
     cached_fwd(ty, "skel.cached.sample-fwd", lossless, &mut w, 1);
     cached_fwd(ty, "skel.cached.sample-slowmo", lossless, &mut w, 4);
     cached_seek(ty, "skel.cached.sample-seek", lossless, &mut w);
     cached_fwd(ty, "skel.rq.cached.sample-fwd", reduced, &mut w, 1);
+}
+
+/// The direct-context rows of the lossless blob (the context lives in this frame).
+#[inline(never)]
+fn direct_rows<S: Scalar>(ty: &[u8], lossless: &[u8]) {
+    let mut w = CachedWork::<S, DirectSamplingContext<BONES>>::NEW;
+    cached_fwd(ty, "skel.direct.sample-fwd", lossless, &mut w, 1);
+    cached_seek(ty, "skel.direct.sample-seek", lossless, &mut w);
 }
 
 /// Every benchmark in `S` on SlowRun from `lossless` and from `reduced` (reduced and quantised),
@@ -439,6 +453,7 @@ pub fn run<S: Scalar>(ty: &'static [u8], lossless: &[u8], reduced: &[u8]) -> ! {
     let (_, reduced_peak) = stack_usage();
     repaint_stack();
     cached_rows::<S>(ty, lossless, reduced);
+    direct_rows::<S>(ty, lossless);
     let (size, cached_peak) = stack_usage();
     line(&[b"bench done"]);
     check_stack(size, (b"lossless", lossless_peak), (b"reduced and cached", reduced_peak.max(cached_peak)));

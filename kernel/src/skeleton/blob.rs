@@ -49,12 +49,13 @@ pub use ossicle_format::skeleton::Dimension;
 use ossicle_format::skeleton::{
     bitmap_next, bitmap_select, dequantize, packed_word, ChannelRecord, PackedRotation, SkelClipSection,
     SkeletonSection, TimeTable, CHANNEL_BITMAP_TIMES, CHANNEL_PACKED_ROTATION, CHANNEL_QUANTIZED, INTERP_HERMITE,
-    INTERP_STEP,
+    INTERP_LINEAR, INTERP_STEP,
 };
 use ossicle_format::{ScalarEncoding, WordView};
 
 use super::source::{
-    BoneHandle, ChannelData, ChannelKind, ClipEvent, Interpolation, Scalars, SkelClipSource, SkeletonSource,
+    BoneHandle, ChannelData, ChannelKind, ClipEvent, DirectBone, DirectTimes, Interpolation, Scalars, SkelClipSource,
+    SkeletonSource,
 };
 use crate::asset::EncodingMismatch;
 use crate::math::{Quat, Transform2, Transform3, Vec2, Vec3};
@@ -521,6 +522,31 @@ impl<'a> BlobSkelClip<'a> {
     pub fn key_count(&self, bone: usize, kind: ChannelKind) -> usize {
         self.section.channel(bone, kind.index()).map_or(0, |r| r.key_count() as usize)
     }
+
+    /// The view of `n` key times a record's `times` field points at: raw words in `data`, or
+    /// u8/u16 indices into the time table (not bitmaps).
+    #[inline(always)]
+    fn times_view<S: Scalar>(&self, at: u32, indexed: bool, n: usize) -> Option<BlobScalars<'a, S>> {
+        if !indexed {
+            return Some(BlobScalars::raw(self.section.data(), at as usize, n));
+        }
+        let index = self.section.time_index_bytes();
+        let repr = if self.section.wide_index() {
+            let start = (at as usize).checked_mul(2)?;
+            Repr::Index16 {
+                index: index.get(start..start.checked_add(n.checked_mul(2)?)?)?,
+                table: self.section.time_table(),
+            }
+        } else {
+            let start = at as usize;
+            let index = index.get(start..start.checked_add(n)?)?;
+            match self.section.time_table() {
+                TimeTable::Words(table) => Repr::Index8 { index, table },
+                table @ TimeTable::Grid { .. } => Repr::Grid8 { index, table },
+            }
+        };
+        Some(BlobScalars { repr, _scalar: PhantomData })
+    }
 }
 
 impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
@@ -561,26 +587,7 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
         let interpolation = if r.interpolation() == INTERP_STEP { Interpolation::Step } else { Interpolation::Linear };
         // At most 65,535 keys of at most 4 components (a record's count field): no overflow.
         let values = BlobScalars::raw(self.section.data(), r.values as usize, n.checked_mul(w)?);
-        let times = if r.indexed_times() {
-            let index = self.section.time_index_bytes();
-            let repr = if self.section.wide_index() {
-                let start = (r.times as usize).checked_mul(2)?;
-                Repr::Index16 {
-                    index: index.get(start..start.checked_add(n.checked_mul(2)?)?)?,
-                    table: self.section.time_table(),
-                }
-            } else {
-                let start = r.times as usize;
-                let index = index.get(start..start.checked_add(n)?)?;
-                match self.section.time_table() {
-                    TimeTable::Words(table) => Repr::Index8 { index, table },
-                    table @ TimeTable::Grid { .. } => Repr::Grid8 { index, table },
-                }
-            };
-            BlobScalars { repr, _scalar: PhantomData }
-        } else {
-            BlobScalars::raw(self.section.data(), r.times as usize, n)
-        };
+        let times = self.times_view(r.times, r.indexed_times(), n)?;
         Some(ChannelData { interpolation, times, values, tangents: BlobScalars::EMPTY })
     }
     /// The bone's entry (its channel mask and first record index; 0, no channels, past the end).
@@ -633,6 +640,59 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
         let first = (r.values as usize).checked_add(k.checked_mul(width)?)?;
         let run = raw_run(data, first, width.min(4))?;
         Some((S::from_blob_bits(time), word4(run, 0)))
+    }
+    /// A bone whose records are all raw, Linear, timed by the same run of raw times or u8/u16
+    /// indices (not a bitmap), with at least two keys: its records' `values` fields (word indices
+    /// in `data`) and `times` field; `widths` must be the clip's dimension's.
+    fn direct_bone(&self, bone: usize, widths: [usize; 3]) -> Option<DirectBone> {
+        if S::ENCODING != self.section.encoding() || widths != self.section.dimension().widths() {
+            return None;
+        }
+        let entry = self.section.entry(bone).unwrap_or(0);
+        let mut direct = DirectBone::default();
+        let mut times: Option<DirectTimes> = None;
+        for (c, (values, width)) in direct.values.iter_mut().zip(widths).enumerate() {
+            let Some(index) = SkelClipSection::entry_record_index(entry, c) else { continue };
+            let r = self.section.record(index)?;
+            let n = r.key_count();
+            let special = CHANNEL_QUANTIZED | CHANNEL_PACKED_ROTATION | CHANNEL_BITMAP_TIMES;
+            if n < 2 || r.info & special != 0 || r.interpolation() != INTERP_LINEAR {
+                return None;
+            }
+            let run = DirectTimes { at: r.times, keys: n, indexed: r.indexed_times() };
+            if *times.get_or_insert(run) != run {
+                return None;
+            }
+            // Every key's values inside `data` (as the load checked; checked again, once).
+            raw_run(self.section.data(), r.values as usize, (n as usize).checked_mul(width)?)?;
+            *values = r.values;
+            direct.mask |= 1 << c;
+        }
+        if let Some(run) = times {
+            // The times' view must exist (checked once, here).
+            self.times_view::<S>(run.at, run.indexed, run.keys as usize)?;
+            direct.times = run;
+        }
+        Some(direct)
+    }
+    #[inline]
+    fn direct_times(&self, times: DirectTimes) -> Option<BlobScalars<'a, S>> {
+        if S::ENCODING != self.section.encoding() {
+            return None;
+        }
+        self.times_view(times.at, times.indexed, times.keys as usize)
+    }
+    /// Words `values + k·width` to `values + (k + 2)·width` of `data`: one range check.
+    #[inline(always)]
+    fn direct_pair(&self, values: u32, k: usize, width: usize) -> Option<([S; 4], [S; 4])> {
+        if S::ENCODING != self.section.encoding() {
+            return None;
+        }
+        let width = width.min(4);
+        let first = (values as usize).checked_add(k.checked_mul(width)?)?;
+        let run = raw_run(self.section.data(), first, width.wrapping_mul(2))?;
+        let (a, b) = run.split_at(width.wrapping_mul(4).min(run.len()));
+        Some((word4(a, 0), word4(b, 0)))
     }
     fn event_count(&self) -> usize {
         if S::ENCODING == self.section.encoding() {

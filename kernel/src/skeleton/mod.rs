@@ -144,9 +144,11 @@ pub use sync::{collect_markers, sync_time, MarkerTrack, SyncMarker, SyncResult};
 pub use blend::{AdditiveReference, BlendLayer, BlendingJob};
 pub use blob::{BlobScalars, BlobSkelClip, BlobSkeleton, Dimension};
 pub use l2m::{JobError, LocalToModelJob};
-pub use sample::{CachedSamplingContext, RotationInterp, SamplingContext, SamplingJob, SamplingState};
+pub use sample::{
+    CachedSamplingContext, DirectSamplingContext, RotationInterp, SamplingContext, SamplingJob, SamplingState,
+};
 pub use soa::{soa_count, SoaBlendingJob, SoaLocalToModelJob, SoaQuat, SoaTransform3, SoaVec3};
 pub use source::{
-    BoneHandle, ChannelData, ChannelKind, ClipError, ClipEvent, Interpolation, Joint, Scalars, SkelClipSource,
-    SkeletonError, SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,
+    BoneHandle, ChannelData, ChannelKind, ClipError, ClipEvent, DirectBone, DirectTimes, Interpolation, Joint, Scalars,
+    SkelClipSource, SkeletonError, SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,
 };

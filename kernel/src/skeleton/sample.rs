@@ -6,6 +6,9 @@ use super::source::{
 };
 use crate::scalar::Scalar;
 
+mod direct;
+pub use direct::DirectSamplingContext;
+
 /// How the sampling job interpolates 3D rotation keys (2D angles are always lerped).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -284,36 +287,56 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for SamplingCon
                 *out = job.skeleton.rest(i);
                 continue;
             }
-            let [ct, cr, cs] = cursor;
-            // Each channel is fetched and sampled in turn (a blob's channel views are large to
-            // keep around); the rest pose is read only for a bone missing a channel. Written out
-            // per kind, so that each kind's widths and branches are constants in its copy.
-            let mut joint = J::IDENTITY;
-            let mut missing = [false; 3];
-            match &job.clip.channel(i, ChannelKind::Translation) {
-                Some(ch) => {
-                    let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Translation, t, ct, slerp, &mut memo);
-                    joint.set_channel_values(ChannelKind::Translation, v);
-                }
-                None => missing[0] = true,
-            }
-            match &job.clip.channel(i, ChannelKind::Rotation) {
-                Some(ch) => {
-                    let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Rotation, t, cr, slerp, &mut memo);
-                    joint.set_channel_values(ChannelKind::Rotation, v);
-                }
-                None => missing[1] = true,
-            }
-            match &job.clip.channel(i, ChannelKind::Scale) {
-                Some(ch) => {
-                    let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Scale, t, cs, slerp, &mut memo);
-                    joint.set_channel_values(ChannelKind::Scale, v);
-                }
-                None => missing[2] = true,
-            }
-            *out = job.fill_missing(i, joint, missing);
+            *out = sample_bone(job, i, t, cursor, slerp, &mut memo);
         }
     }
+}
+
+/// Bone `i` sampled channel by channel with its cursors (what a [`SamplingContext`] does for each
+/// bone).
+#[inline(always)]
+fn sample_bone<S, J, K, C>(
+    job: &SamplingJob<'_, S, K, C>,
+    i: usize,
+    t: S,
+    cursor: &mut [u32; 3],
+    slerp: bool,
+    memo: &mut Memo<S>,
+) -> J
+where
+    S: Scalar,
+    J: Joint<S>,
+    K: SkeletonSource<S, J>,
+    C: SkelClipSource<S>,
+{
+    let [ct, cr, cs] = cursor;
+    // Each channel is fetched and sampled in turn (a blob's channel views are large to
+    // keep around); the rest pose is read only for a bone missing a channel. Written out
+    // per kind, so that each kind's widths and branches are constants in its copy.
+    let mut joint = J::IDENTITY;
+    let mut missing = [false; 3];
+    match &job.clip.channel(i, ChannelKind::Translation) {
+        Some(ch) => {
+            let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Translation, t, ct, slerp, memo);
+            joint.set_channel_values(ChannelKind::Translation, v);
+        }
+        None => missing[0] = true,
+    }
+    match &job.clip.channel(i, ChannelKind::Rotation) {
+        Some(ch) => {
+            let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Rotation, t, cr, slerp, memo);
+            joint.set_channel_values(ChannelKind::Rotation, v);
+        }
+        None => missing[1] = true,
+    }
+    match &job.clip.channel(i, ChannelKind::Scale) {
+        Some(ch) => {
+            let v = sample_channel::<S, C::Scalars, J>(ch, ChannelKind::Scale, t, cs, slerp, memo);
+            joint.set_channel_values(ChannelKind::Scale, v);
+        }
+        None => missing[2] = true,
+    }
+    job.fill_missing(i, joint, missing)
 }
 
 /// What a [`CachedSamplingContext`] knows of one channel of one bone.

@@ -167,6 +167,37 @@ pub struct ChannelData<A> {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct BoneHandle(pub u32);
 
+/// The key times a bone's directly read channels share (see [`DirectBone`]): a reference the
+/// source chooses (a blob: where the channel records point, and whether they index the clip's time
+/// table), and their count (≥ 2). Two bones with equal `DirectTimes` have the same key times, so a
+/// [`DirectSamplingContext`](super::DirectSamplingContext) finds the bracket once for both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DirectTimes {
+    /// Where the times are (source-defined).
+    pub at: u32,
+    /// The number of keys (≥ 2).
+    pub keys: u32,
+    /// A second source-defined distinction (a blob: the times are indices into its time table).
+    pub indexed: bool,
+}
+
+/// How a source lays out one bone's keys when they can be read without resolving its channels,
+/// from [`SkelClipSource::direct_bone`]: the channels in `mask` are Linear, keyed at the same
+/// `times`, with their values at `values[c]` ([`SkelClipSource::direct_pair`] reads a key pair
+/// there); a channel not in `mask` has no keys (the bone's rest pose). A
+/// [`DirectSamplingContext`](super::DirectSamplingContext) keeps one per bone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DirectBone {
+    /// Bit `c` (0 translation, 1 rotation, 2 scale): channel `c` is read directly.
+    pub mask: u8,
+    /// The key times of every channel in `mask` (unused when `mask` is 0).
+    pub times: DirectTimes,
+    /// Per channel, where its values are (source-defined; unused for channels not in `mask`).
+    pub values: [u32; 3],
+}
+
 /// A clip event: a name (a string id: an index into the blob's string table, or into the
 /// caller's own name table for in-RAM clips) at a time.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -237,6 +268,33 @@ pub trait SkelClipSource<S: Scalar> {
             return None;
         }
         Some((ch.times.get(k), ch.values.get4(k.wrapping_mul(width), width)))
+    }
+    /// Bone `bone`'s keys as a [`DirectBone`], when every channel the bone has is Linear, keyed
+    /// at the same times (at least two keys) and readable with [`SkelClipSource::direct_pair`],
+    /// for a joint type whose channels have `widths` components (`[3, 4, 3]` for
+    /// [`Transform3`], `[2, 1, 2]` for [`Transform2`]); a bone without channels gives an empty
+    /// mask. `None` (the default) for anything else: the bone is sampled channel by channel.
+    ///
+    /// A source that overrides it overrides [`SkelClipSource::direct_times`] and
+    /// [`SkelClipSource::direct_pair`] too, and gives [`SkelClipSource::cache_key`] (the
+    /// [`DirectSamplingContext`](super::DirectSamplingContext) keeps what it returns per bone).
+    #[inline]
+    fn direct_bone(&self, _bone: usize, _widths: [usize; 3]) -> Option<DirectBone> {
+        None
+    }
+    /// The key times `times` of a [`DirectBone`] this source gave, as
+    /// [`SkelClipSource::channel`]'s view of them reads them (`None` by default).
+    #[inline]
+    fn direct_times(&self, _times: DirectTimes) -> Option<Self::Scalars> {
+        None
+    }
+    /// Keys `k` and `k + 1` of a channel of a [`DirectBone`] this source gave, whose values are
+    /// at `values`: each key's first `width` components (the rest 0), exactly as
+    /// [`SkelClipSource::channel`]'s view reads them (`values.get4_pair(k·width, width)`); `None`
+    /// when they are not there (the default).
+    #[inline]
+    fn direct_pair(&self, _values: u32, _k: usize, _width: usize) -> Option<([S; 4], [S; 4])> {
+        None
     }
     /// A number that identifies this clip's keys while they live (the address of its data), so
     /// that a [`CachedSamplingContext`](super::CachedSamplingContext) can tell the clip it cached
