@@ -1185,6 +1185,12 @@ impl<'a> SkeletonSection<'a> {
         let at = i.checked_mul(len)?;
         self.rest.as_bytes().get(at..at.checked_add(len)?)
     }
+    /// Every bone's rest pose words as stored (little-endian), bone after bone
+    /// ([`Dimension::rest_words`] words each).
+    #[inline]
+    pub fn rest_array_bytes(&self) -> &'a [u8] {
+        self.rest.as_bytes()
+    }
     /// The bytes of the section's arrays (bone records and rest words), for size reports.
     pub fn array_bytes(&self) -> usize {
         self.bones.as_bytes().len() + self.rest.as_bytes().len()

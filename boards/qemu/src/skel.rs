@@ -436,7 +436,7 @@ fn cached_rows<S: Scalar>(ty: &[u8], lossless: &[u8], reduced: &[u8]) {
 /// The direct-context rows of the lossless blob (the context lives in this frame).
 #[inline(never)]
 fn direct_rows<S: Scalar>(ty: &[u8], lossless: &[u8]) {
-    let mut w = CachedWork::<S, DirectSamplingContext<BONES>>::NEW;
+    let mut w = CachedWork::<S, DirectSamplingContext<S, Transform3<S>, BONES>>::NEW;
     cached_fwd(ty, "skel.direct.sample-fwd", lossless, &mut w, 1);
     cached_seek(ty, "skel.direct.sample-seek", lossless, &mut w);
 }

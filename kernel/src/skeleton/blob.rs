@@ -118,6 +118,15 @@ impl<'a> BlobSkeleton<'a> {
         }
     }
 
+    fn rest_key(&self) -> Option<usize> {
+        let rest = self.section.rest_array_bytes();
+        if rest.is_empty() {
+            None
+        } else {
+            Some(rest.as_ptr() as usize)
+        }
+    }
+
     fn lod_of(&self, i: usize) -> u8 {
         self.section.bone(i).map_or(0, |b| b.lod)
     }
@@ -150,9 +159,14 @@ impl<S: Scalar> SkeletonSource<S, Transform3<S>> for BlobSkeleton<'_> {
     }
     #[inline]
     fn rest(&self, i: usize) -> Transform3<S> {
-        // The ten words read in place (one bounds check for the bone's 40 bytes).
-        let words = self.section.rest_bytes(i).and_then(|b| <&[u8; 40]>::try_from(b).ok());
-        match words.filter(|_| self.usable::<S>(Dimension::D3)) {
+        if !self.usable::<S>(Dimension::D3) {
+            return identity3();
+        }
+        // The ten words read in place (one bounds check for the bone's 40 bytes; a wrapped
+        // range is empty).
+        let at = i.wrapping_mul(40);
+        let bytes = self.section.rest_array_bytes();
+        match bytes.get(at..at.wrapping_add(40)).and_then(|b| <&[u8; 40]>::try_from(b).ok()) {
             Some(w) => {
                 let s = |k: usize| S::from_blob_bits(le_word(w, k));
                 Transform3::new(
@@ -169,6 +183,10 @@ impl<S: Scalar> SkeletonSource<S, Transform3<S>> for BlobSkeleton<'_> {
     }
     fn name_id(&self, i: usize) -> Option<u16> {
         self.name_of(i)
+    }
+    /// The address of the rest words in the blob.
+    fn cache_key(&self) -> Option<usize> {
+        self.rest_key()
     }
 }
 
@@ -240,6 +258,10 @@ impl<S: Scalar> SkeletonSource<S, Transform2<S>> for BlobSkeleton<'_> {
     }
     fn name_id(&self, i: usize) -> Option<u16> {
         self.name_of(i)
+    }
+    /// The address of the rest words in the blob.
+    fn cache_key(&self) -> Option<usize> {
+        self.rest_key()
     }
 }
 
@@ -689,9 +711,10 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
             return None;
         }
         let width = width.min(4);
-        let first = (values as usize).checked_add(k.checked_mul(width)?)?;
-        let run = raw_run(self.section.data(), first, width.wrapping_mul(2))?;
-        let (a, b) = run.split_at(width.wrapping_mul(4).min(run.len()));
+        // Wrapping: a wrapped range is empty (`get` gives `None`), never a panic.
+        let at = (values as usize).wrapping_add(k.wrapping_mul(width)).wrapping_mul(4);
+        let run = self.section.data().as_bytes().get(at..at.wrapping_add(width.wrapping_mul(8)))?;
+        let (a, b) = run.split_at_checked(width.wrapping_mul(4))?;
         Some((word4(a, 0), word4(b, 0)))
     }
     fn event_count(&self) -> usize {

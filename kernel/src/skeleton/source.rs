@@ -228,6 +228,14 @@ pub trait SkeletonSource<S: Scalar, J: Joint<S>> {
     fn name_id(&self, _i: usize) -> Option<u16> {
         None
     }
+    /// A number that identifies this skeleton's rest pose while it lives (the address of its
+    /// data), so that a [`DirectSamplingContext`](super::DirectSamplingContext) can keep the rest
+    /// pose it read and tell this skeleton from another; `None` (the default) disables that
+    /// context's layout for the source. Two sources with the same key must have the same rest poses
+    /// and levels of detail.
+    fn cache_key(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// A skeletal clip: per bone up to three channels, and events.
@@ -815,6 +823,14 @@ impl<S: Scalar, J: Joint<S>> SkeletonSource<S, J> for SliceSkeleton<'_, J> {
     }
     fn name_id(&self, i: usize) -> Option<u16> {
         self.names.get(i).copied()
+    }
+    /// The address of the rest poses (`None` for no bones).
+    fn cache_key(&self) -> Option<usize> {
+        if self.rest.is_empty() {
+            None
+        } else {
+            Some(self.rest.as_ptr() as usize)
+        }
     }
 }
 

@@ -55,65 +55,71 @@ use crate::skeleton::source::{ChannelKind, DirectBone, DirectTimes, Joint, SkelC
 /// SamplingJob::new(&skeleton, &clip, 0.25).run(&mut ctx, &mut pose).unwrap();
 /// assert_eq!(pose[0].translation, Vec3::new(0.5, 0.0, 0.0));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DirectSamplingContext<const N: usize> {
-    /// The cache key of the clip the plans belong to (`None`: no plan is valid).
-    clip: Option<usize>,
+#[derive(Clone, Debug, PartialEq)]
+pub struct DirectSamplingContext<S, J, const N: usize> {
+    /// The cache keys of the clip and of the skeleton the plans belong to (`None`: no plan is
+    /// valid).
+    keys: Option<(usize, usize)>,
     /// The key cursors (what a plain context keeps; a run's first bone keeps the run's).
     plain: SamplingContext<N>,
-    plans: [Plan; N],
+    plans: [Plan<J>; N],
+    /// Every plan is made.
+    planned: bool,
+    _scalar: core::marker::PhantomData<S>,
 }
 
-/// What the context knows of one bone: 24 bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Plan {
-    state: State,
-    /// [`DirectBone::mask`].
-    mask: u8,
-    /// [`DirectTimes::indexed`].
-    indexed: bool,
-    /// [`DirectTimes::at`].
-    at: u32,
-    /// [`DirectTimes::keys`].
-    keys: u32,
+/// What the context knows of one bone: 24 bytes and its rest pose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Plan<J> {
+    /// What to do: [`UNKNOWN`], [`REST`], [`CHANNELS`], or (1 to 7) read directly the channels
+    /// of this mask ([`DirectBone::mask`]).
+    kind: u8,
     /// [`DirectBone::values`].
     values: [u32; 3],
+    /// The run of key times, [`DirectBone::times`] in one number: `at` in bits 0-31, `keys` in
+    /// bits 32-62 and `indexed` in bit 63 (never [`NO_RUN`], `keys` being at least 2).
+    run: u64,
+    /// The bone's rest pose as the skeleton gives it (the channels a direct bone does not have,
+    /// and LOD).
+    rest: J,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum State {
-    /// Not asked yet.
-    Unknown,
-    /// No channels: the rest pose.
-    Rest,
-    /// Read directly.
-    Direct,
-    /// Channel by channel.
-    Channels,
-}
+/// [`Plan::kind`]: no channels, the rest pose.
+const REST: u8 = 0;
+/// [`Plan::kind`]: the rotation alone read directly (the usual animated bone of a clip whose
+/// other channels are the rest pose).
+const ROTATION: u8 = 0b010;
+/// [`Plan::kind`]: channel by channel.
+const CHANNELS: u8 = 8;
+/// [`Plan::kind`]: not asked yet.
+const UNKNOWN: u8 = 9;
 
-impl Plan {
-    const UNKNOWN: Self = Self { state: State::Unknown, mask: 0, indexed: false, at: 0, keys: 0, values: [0; 3] };
+impl<J: Copy> Plan<J> {
+    /// Nothing known yet (`rest` is a placeholder).
+    const fn unknown(rest: J) -> Self {
+        Self { kind: UNKNOWN, values: [0; 3], run: NO_RUN, rest }
+    }
 
-    /// The plan of what the source said of the bone.
-    fn of(direct: Option<DirectBone>) -> Self {
+    /// The plan of what the source said of the bone whose rest pose is `rest` (channel by channel
+    /// when it said nothing, or something no direct read can use: fewer than 2 keys, or 2^31 keys
+    /// or more).
+    fn of(direct: Option<DirectBone>, rest: J) -> Self {
         match direct {
-            None => Self { state: State::Channels, ..Self::UNKNOWN },
-            Some(d) if d.mask & 0b111 == 0 => Self { state: State::Rest, ..Self::UNKNOWN },
-            Some(d) => Self {
-                state: State::Direct,
-                mask: d.mask & 0b111,
-                indexed: d.times.indexed,
-                at: d.times.at,
-                keys: d.times.keys,
+            Some(d) if d.mask & 0b111 == 0 => Self { kind: REST, ..Self::unknown(rest) },
+            Some(d) if (2..1 << 31).contains(&d.times.keys) => Self {
+                kind: d.mask & 0b111,
                 values: d.values,
+                run: u64::from(d.times.at) | u64::from(d.times.keys) << 32 | u64::from(d.times.indexed) << 63,
+                rest,
             },
+            _ => Self { kind: CHANNELS, ..Self::unknown(rest) },
         }
     }
 
+    /// The run's times as the source described them.
     #[inline(always)]
     fn times(&self) -> DirectTimes {
-        DirectTimes { at: self.at, keys: self.keys, indexed: self.indexed }
+        DirectTimes { at: self.run as u32, keys: (self.run >> 32) as u32 & 0x7FFF_FFFF, indexed: self.run >> 63 != 0 }
     }
 }
 
@@ -121,9 +127,15 @@ impl Plan {
 /// `(pair, pair + 1)` and what to take of it.
 #[derive(Clone, Copy)]
 struct Run<S> {
-    times: Option<DirectTimes>,
+    /// [`Plan::run`] of the bones it serves.
+    id: u64,
     pair: usize,
     take: Take<S>,
+}
+
+impl<S> Run<S> {
+    /// No run.
+    const NONE: Self = Self { id: NO_RUN, pair: 0, take: Take::First };
 }
 
 #[derive(Clone, Copy)]
@@ -136,23 +148,32 @@ enum Take<S> {
     Between(S),
 }
 
-impl<const N: usize> Default for DirectSamplingContext<N> {
+impl<S: Scalar, J: Joint<S>, const N: usize> Default for DirectSamplingContext<S, J, N> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const N: usize> DirectSamplingContext<N> {
+impl<S: Scalar, J: Joint<S>, const N: usize> DirectSamplingContext<S, J, N> {
     /// A context with every cursor at the first key and no layout known.
     pub const fn new() -> Self {
-        Self { clip: None, plain: SamplingContext::new(), plans: [Plan::UNKNOWN; N] }
+        Self {
+            keys: None,
+            plain: SamplingContext::new(),
+            plans: [Plan::unknown(J::IDENTITY); N],
+            planned: false,
+            _scalar: core::marker::PhantomData,
+        }
     }
 
-    /// Forgets the layouts and resets the cursors.
+    /// Forgets the layouts and rest poses, and resets the cursors.
     pub fn invalidate(&mut self) {
-        self.clip = None;
+        self.keys = None;
+        self.planned = false;
         self.plain.invalidate();
-        self.plans = [Plan::UNKNOWN; N];
+        for plan in &mut self.plans {
+            plan.kind = UNKNOWN;
+        }
     }
 
     /// The number of bones it has room for (`N`).
@@ -161,9 +182,9 @@ impl<const N: usize> DirectSamplingContext<N> {
     }
 }
 
-impl<const N: usize> sealed::Sealed for DirectSamplingContext<N> {}
+impl<S, J, const N: usize> sealed::Sealed for DirectSamplingContext<S, J, N> {}
 
-impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for DirectSamplingContext<N> {
+impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for DirectSamplingContext<S, J, N> {
     const NEW: Self = Self::new();
 
     fn capacity(&self) -> usize {
@@ -179,94 +200,152 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for DirectSampl
         K: SkeletonSource<S, J>,
         C: SkelClipSource<S>,
     {
-        let key = job.clip.cache_key();
-        if key.is_none() {
+        let keys = job.clip.cache_key().zip(job.skeleton.cache_key());
+        if keys.is_none() {
+            // Nothing to recognise the clip or the skeleton by: sample as a plain context would.
             SamplingState::<S, J>::sample(&mut self.plain, job, t, output);
-            self.clip = None;
+            self.keys = None;
             return;
         }
-        if self.clip != key {
+        if self.keys != keys {
             self.invalidate();
-            self.clip = key;
+            self.keys = keys;
         }
         let bones = job.skeleton.bone_count();
         let slerp = job.rotation == RotationInterp::Slerp;
-        let widths = [ChannelKind::Translation, ChannelKind::Rotation, ChannelKind::Scale].map(width::<S, J>);
+        let lod = job.lod != u8::MAX;
         let mut memo = Memo::NEW;
-        let mut run = Run { times: None, pair: 0, take: Take::First };
-        let slots = self.plain.cursors.iter_mut().zip(self.plans.iter_mut());
-        for (i, (out, (cursor, plan))) in output.iter_mut().zip(slots).take(bones).enumerate() {
-            if job.above_lod(i) {
-                *out = job.skeleton.rest(i);
+        // The last two runs located (a clip's few odd bones need not make the others search again).
+        let mut run = Run::NONE;
+        let mut other = Run::NONE;
+        let cursors = &mut self.plain.cursors;
+        // Slices of one length: a plain counted loop.
+        let n = bones.min(N).min(output.len());
+        let (Some(output), Some(plans)) = (output.get_mut(..n), self.plans.get_mut(..n)) else { return };
+        if !self.planned {
+            // What the source says of each bone, once per clip (and skeleton).
+            for (i, plan) in plans.iter_mut().enumerate() {
+                if plan.kind == UNKNOWN {
+                    let widths = WIDTHS.map(|kind| width::<S, J>(kind));
+                    *plan = Plan::of(job.clip.direct_bone(i, widths), job.skeleton.rest(i));
+                }
+            }
+            self.planned = plans.len() == N;
+        }
+        let mut i = 0;
+        while let (Some(out), Some(plan)) = (output.get_mut(i), plans.get_mut(i)) {
+            if plan.kind == UNKNOWN {
+                // (Only when `n` grew since the plans were made.)
+                let widths = WIDTHS.map(|kind| width::<S, J>(kind));
+                *plan = Plan::of(job.clip.direct_bone(i, widths), job.skeleton.rest(i));
+            }
+            let kind = plan.kind;
+            if lod && job.above_lod(i) || kind == REST {
+                *out = plan.rest;
+                i += 1;
                 continue;
             }
-            if plan.state == State::Unknown {
-                *plan = Plan::of(job.clip.direct_bone(i, widths));
+            if kind < CHANNELS {
+                let found = run.id == plan.run || {
+                    if other.id == plan.run {
+                        core::mem::swap(&mut run, &mut other);
+                    } else {
+                        other = run;
+                        run = locate_run(job.clip, plan, t, cursors.get_mut(i), &mut memo).unwrap_or(Run::NONE);
+                    }
+                    run.id == plan.run
+                };
+                if found && read_direct(job.clip, plan, &run, slerp, out) {
+                    i += 1;
+                    if let (Take::Between(u), false, false) = (run.take, slerp, lod) {
+                        // The usual clip: a row of bones whose rotation alone is animated, on
+                        // this run; nlerp between two keys (a loop of its own: fewer registers
+                        // live, fewer spills).
+                        i = rotations(job.clip, &run, u, i, output, plans);
+                    }
+                    continue;
+                }
             }
-            *out = match plan.state {
-                State::Rest => job.skeleton.rest(i),
-                State::Direct => match sample_direct(job, i, t, cursor, plan, &mut run, slerp, &mut memo) {
-                    Some(joint) => joint,
-                    None => sample_bone(job, i, t, cursor, slerp, &mut memo),
-                },
-                _ => sample_bone(job, i, t, cursor, slerp, &mut memo),
-            };
+            // Channel by channel (a bone the source cannot describe, or could not read).
+            let mut spare = [0; 3];
+            let cursor = cursors.get_mut(i).unwrap_or(&mut spare);
+            *out = sample_bone(job, i, t, cursor, slerp, &mut memo);
+            i += 1;
         }
     }
 }
 
-/// Bone `i` read directly as `plan` says (`None` when the source cannot: the caller samples it
-/// channel by channel).
+/// From bone `i` on, the bones whose plan is [`ROTATION`] on `run` (whose take is between two
+/// keys at `u`): the rest pose with the rotation nlerped, as [`read_direct`] does for them;
+/// returns the first bone it did not sample.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn sample_direct<S, J, K, C>(
-    job: &SamplingJob<'_, S, K, C>,
-    i: usize,
-    t: S,
-    cursor: &mut [u32; 3],
-    plan: &Plan,
-    run: &mut Run<S>,
-    slerp: bool,
-    memo: &mut Memo<S>,
-) -> Option<J>
+fn rotations<S, J, C>(clip: &C, run: &Run<S>, u: S, mut i: usize, output: &mut [J], plans: &[Plan<J>]) -> usize
 where
     S: Scalar,
     J: Joint<S>,
-    K: SkeletonSource<S, J>,
     C: SkelClipSource<S>,
 {
-    let times = plan.times();
-    if run.times != Some(times) {
-        *run = locate_run(job.clip, times, t, cursor, memo)?;
+    let kind = ChannelKind::Rotation;
+    let w = width::<S, J>(kind);
+    while let (Some(out), Some(plan)) = (output.get_mut(i), plans.get(i)) {
+        if plan.kind != ROTATION || plan.run != run.id {
+            break;
+        }
+        let [_, values, _] = plan.values;
+        let Some((a, b)) = clip.direct_pair(values, run.pair, w) else { break };
+        *out = plan.rest;
+        out.set_channel_values(kind, J::interpolate_rotation(a, b, u, false));
+        i += 1;
     }
-    let mut joint = if plan.mask == 0b111 { J::IDENTITY } else { job.skeleton.rest(i) };
+    i
+}
+
+/// The channel kinds in order (for the widths a source is asked about).
+const WIDTHS: [ChannelKind; 3] = [ChannelKind::Translation, ChannelKind::Rotation, ChannelKind::Scale];
+
+/// No run (what `Run::id` starts as: no plan has it, its key count being 0).
+const NO_RUN: u64 = 0;
+
+/// A bone read directly as `plan` says into `out`, with its keys' bracket `run`; false when the
+/// source could not (`out` is then partly written: the caller samples the bone again).
+#[inline(always)]
+fn read_direct<S, J, C>(clip: &C, plan: &Plan<J>, run: &Run<S>, slerp: bool, out: &mut J) -> bool
+where
+    S: Scalar,
+    J: Joint<S>,
+    C: SkelClipSource<S>,
+{
+    let mask = plan.kind;
+    if mask != 0b111 {
+        *out = plan.rest;
+    }
     let (pair, take) = (run.pair, run.take);
     let [vt, vr, vs] = plan.values;
     // Written out per kind, so that each kind's width is a constant.
-    if plan.mask & 1 != 0 {
+    if mask & 1 != 0 {
         let kind = ChannelKind::Translation;
         let w = width::<S, J>(kind);
-        let (a, b) = job.clip.direct_pair(vt, pair, w)?;
-        joint.set_channel_values(kind, pick(a, b, take, |a, b, u| lerp_values(a, b, u, w)));
+        let Some((a, b)) = clip.direct_pair(vt, pair, w) else { return false };
+        out.set_channel_values(kind, pick(a, b, take, |a, b, u| lerp_values(a, b, u, w)));
     }
-    if plan.mask & 2 != 0 {
+    if mask & 2 != 0 {
         let kind = ChannelKind::Rotation;
-        let (a, b) = job.clip.direct_pair(vr, pair, width::<S, J>(kind))?;
+        let Some((a, b)) = clip.direct_pair(vr, pair, width::<S, J>(kind)) else { return false };
         // A constant `slerp` in each branch (see `lerp_joint`).
         let v = if slerp {
             pick(a, b, take, |a, b, u| J::interpolate_rotation(a, b, u, true))
         } else {
             pick(a, b, take, |a, b, u| J::interpolate_rotation(a, b, u, false))
         };
-        joint.set_channel_values(kind, v);
+        out.set_channel_values(kind, v);
     }
-    if plan.mask & 4 != 0 {
+    if mask & 4 != 0 {
         let kind = ChannelKind::Scale;
         let w = width::<S, J>(kind);
-        let (a, b) = job.clip.direct_pair(vs, pair, w)?;
-        joint.set_channel_values(kind, pick(a, b, take, |a, b, u| lerp_values(a, b, u, w)));
+        let Some((a, b)) = clip.direct_pair(vs, pair, w) else { return false };
+        out.set_channel_values(kind, pick(a, b, take, |a, b, u| lerp_values(a, b, u, w)));
     }
-    Some(joint)
+    true
 }
 
 /// The key pair `(a, b)` as `take` says: `a` or `b` as they are, or `between(a, b, u)`.
@@ -279,18 +358,19 @@ fn pick<S: Scalar>(a: [S; 4], b: [S; 4], take: Take<S>, between: impl Fn([S; 4],
     }
 }
 
-/// Finds `t` among the run `times` (from the bone's rotation cursor, as a [`SamplingContext`]
-/// finds a channel's bracket), as the pair to read and what to take of it.
+/// Finds `t` among the key times of `plan`'s run (from the bone's rotation cursor, as a
+/// [`SamplingContext`] finds a channel's bracket), as the pair to read and what to take of it.
 #[inline(never)]
-fn locate_run<S: Scalar, C: SkelClipSource<S>>(
+fn locate_run<S: Scalar, C: SkelClipSource<S>, J: Copy>(
     clip: &C,
-    times: DirectTimes,
+    plan: &Plan<J>,
     t: S,
-    cursor: &mut [u32; 3],
+    cursor: Option<&mut [u32; 3]>,
     memo: &mut Memo<S>,
 ) -> Option<Run<S>> {
+    let times = plan.times();
     let view = clip.direct_times(times)?;
-    let [_, cr, _] = cursor;
+    let [_, cr, _] = cursor?;
     let bracket = locate(&view, t, cr, memo.hint);
     memo.hint = *cr as usize;
     let (pair, take) = match bracket {
@@ -299,5 +379,5 @@ fn locate_run<S: Scalar, C: SkelClipSource<S>>(
         Bracket::Key(k) => (k, Take::First),
         Bracket::Between(k, t0, t1) => (k, Take::Between(memo.u(t, t0, t1))),
     };
-    Some(Run { times: Some(times), pair, take })
+    Some(Run { id: plan.run, pair, take })
 }
