@@ -94,6 +94,8 @@ pub struct SkelClipReport {
     pub keys: usize,
     /// Channels stored quantised.
     pub quantized_channels: usize,
+    /// Channels whose every key is the bone's rest value (no record: sampled as the rest pose).
+    pub rest_channels: usize,
     /// The largest difference between a source value and what the blob decodes to, per channel
     /// kind (translation, rotation component, scale), in source units.
     pub max_error: [f64; 3],
@@ -290,6 +292,7 @@ pub fn encode_skel_clip(
         tracks: 0,
         keys: 0,
         quantized_channels: 0,
+        rest_channels: 0,
         max_error: [0.0; 3],
         section_bytes: 0,
     };
@@ -352,6 +355,23 @@ pub fn encode_skel_clip(
                 }
             }
             let interp = track.interpolation[c];
+            // A Step or Linear channel whose every key is the bone's rest value, word for word:
+            // no record (a channel without one samples the rest pose, the same value).
+            if interp != ChannelInterp::Hermite {
+                let bind = &sk.bones[bone].bind;
+                let rest_of: &[f64] = match c {
+                    0 => &bind.translation,
+                    1 => &bind.rotation,
+                    _ => &bind.scale,
+                };
+                let rest_words: Option<Vec<u32>> = rest_of.iter().map(|&v| encoding.encode_f64(v)).collect();
+                if let Some(rest_words) = rest_words {
+                    if rest_words.len() == width && raw.chunks(width.max(1)).all(|key| key == &rest_words[..]) {
+                        report.rest_channels += 1;
+                        continue;
+                    }
+                }
+            }
             let interp_code = match interp {
                 ChannelInterp::Step => INTERP_STEP,
                 ChannelInterp::Linear => INTERP_LINEAR,
