@@ -59,11 +59,22 @@ fn build(p: &Project, encoding: ScalarEncoding, quantize: bool) -> (Vec<u8>, Ske
     (bytes, report.skel_clips[0].clone())
 }
 
-/// Which of `arm`'s channels (translation, rotation, scale) have a record.
+/// Which of `arm`'s channels (translation, rotation, scale) have a record (read as the blob's
+/// scalar type: a blob read as the other type has no channels).
 fn arm_records(bytes: &[u8]) -> [bool; 3] {
     let asset = Asset::load(bytes).unwrap();
     let clip = asset.skel_clip_named("c").unwrap();
-    let has = |k| SkelClipSource::<f32>::channel(&clip, 1, k).is_some();
+    let has = |k| {
+        let f = SkelClipSource::<f32>::channel(&clip, 1, k).is_some();
+        let q = SkelClipSource::<Q16>::channel(&clip, 1, k).is_some();
+        assert!(!(f && q), "a channel read as both f32 and Q16.16");
+        f || q
+    };
+    // The root's translation always has one.
+    assert!(
+        SkelClipSource::<f32>::channel(&clip, 0, ChannelKind::Translation).is_some()
+            || SkelClipSource::<Q16>::channel(&clip, 0, ChannelKind::Translation).is_some()
+    );
     [has(ChannelKind::Translation), has(ChannelKind::Rotation), has(ChannelKind::Scale)]
 }
 
@@ -247,8 +258,8 @@ fn q16_compares_the_q16_words() {
     // 2^-15 off is another Q16.16 word: kept.
     let mut arm = rest_arm(ChannelInterp::Linear);
     arm.translation[2].value[1] = T[1] + 1.0 / 32_768.0;
-    let (bytes, _) = build(&project(arm), ScalarEncoding::Q16_16, false);
-    assert_eq!(arm_records(&bytes), [true, false, false]);
+    let (bytes, report) = build(&project(arm), ScalarEncoding::Q16_16, false);
+    assert_eq!(arm_records(&bytes), [true, false, false], "{report:?}");
 }
 
 #[test]
