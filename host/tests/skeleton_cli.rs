@@ -207,8 +207,7 @@ fn the_fixtures_build_directly_and_inspect_lists_them() {
             let channels = |c: &SkelClipIr| -> usize {
                 c.tracks
                     .iter()
-                    .map(|t| [t.translation.len(), t.rotation.len(), t.scale.len()])
-                    .flatten()
+                    .flat_map(|t| [t.translation.len(), t.rotation.len(), t.scale.len()])
                     .filter(|&n| n > 0)
                     .count()
             };
