@@ -340,8 +340,8 @@ fn run(cli: Cli) -> Result<(), HostError> {
             for c in &report.skel_clips {
                 let [t, r, sc] = c.max_error;
                 eprintln!(
-                    "skelclip {} (skeleton {}): {} tracks, {} keys, {} quantised channels, max error translation {t:.3e} rotation {r:.3e} scale {sc:.3e}, section {} bytes",
-                    c.name, c.skeleton, c.tracks, c.keys, c.quantized_channels, c.section_bytes
+                    "skelclip {} (skeleton {}): {} tracks, {} keys, {} quantised channels, {} rest channels, max error translation {t:.3e} rotation {r:.3e} scale {sc:.3e}, section {} bytes",
+                    c.name, c.skeleton, c.tracks, c.keys, c.quantized_channels, c.rest_channels, c.section_bytes
                 );
             }
             eprintln!("wrote {} ({} bytes, {} scalars)", output.display(), bytes.len(), encoding.name());

@@ -11,7 +11,13 @@
 //!
 //! # Encoding
 //!
-//! Keys are stored as they are, every channel linear; a record only for each animated channel.
+//! Keys are stored as they are, every channel linear; a record only for each animated channel,
+//! except *rest channels*: a channel whose every key is its bone's rest (bind) value, word for word
+//! in the blob's encoding (with [`SkelOptions::quantize`], the raw words before quantising), gets
+//! no record, since a channel without one samples the skeleton's rest pose. Only where the stored
+//! keys would sample to exactly those words at every time (`samples_as_rest`): Step channels and
+//! single keys; Linear channels unless an f32 component is `−0.0` or, for a rotation, the kernel's
+//! normalisation changes it; never Hermite ones. [`SkelClipReport::rest_channels`] counts them.
 //! Key times are exact: either every channel's times are indices (u8 when the clip has at most 256
 //! distinct key times, else u16) into the clip's table of its distinct time words, or every
 //! channel's times are raw scalar words, whichever is smaller (identical runs of indices or of
@@ -88,12 +94,15 @@ pub struct SkelClipReport {
     pub name: String,
     /// The skeleton it animates.
     pub skeleton: String,
-    /// Animated bones (tracks).
+    /// Animated bones (tracks): bones with at least one channel record.
     pub tracks: usize,
-    /// Keys over all channels.
+    /// Keys over all stored channels (a rest channel's keys are not stored).
     pub keys: usize,
     /// Channels stored quantised.
     pub quantized_channels: usize,
+    /// Channels whose every key is the bone's rest value and that sample as it (no record: a
+    /// channel without one samples the rest pose; see the module docs, "Encoding").
+    pub rest_channels: usize,
     /// The largest difference between a source value and what the blob decodes to, per channel
     /// kind (translation, rotation component, scale), in source units.
     pub max_error: [f64; 3],
@@ -290,6 +299,7 @@ pub fn encode_skel_clip(
         tracks: 0,
         keys: 0,
         quantized_channels: 0,
+        rest_channels: 0,
         max_error: [0.0; 3],
         section_bytes: 0,
     };
@@ -309,9 +319,7 @@ pub fn encode_skel_clip(
                 values: track.scale.iter().map(|k| &k.value[..]).collect(),
             },
         ];
-        if channels.iter().any(|c| !c.times.is_empty()) {
-            report.tracks += 1;
-        }
+        let mut stored = false;
         for (c, keys) in channels.iter().enumerate() {
             let n = keys.times.len();
             if n == 0 {
@@ -322,7 +330,6 @@ pub fn encode_skel_clip(
             if n > MAX_CHANNEL_KEYS as usize {
                 return Err(err(format!("bone {bone_name:?} {}: {n} keys, over {MAX_CHANNEL_KEYS}", CHANNEL_NAMES[c])));
             }
-            report.keys += n;
             let mut times = Vec::with_capacity(n);
             for (k, &t) in keys.times.iter().enumerate() {
                 let tw = word(t, &|| format!("{}: the time", place(k)))?;
@@ -352,6 +359,30 @@ pub fn encode_skel_clip(
                 }
             }
             let interp = track.interpolation[c];
+            // A channel whose every key is the bone's rest value, word for word, and that the
+            // kernel samples to exactly those words at every time: no record (a channel without
+            // one samples the rest pose).
+            let rest = &sk.bones[bone].bind;
+            let rest_of: &[f64] = match c {
+                0 => &rest.translation,
+                1 => &rest.rotation,
+                _ => &rest.scale,
+            };
+            let rest_words: Option<Vec<u32>> = rest_of.iter().map(|&v| encoding.encode_f64(v)).collect();
+            if let Some(rest_words) = rest_words {
+                if rest_words.len() == width
+                    && raw.chunks(width.max(1)).all(|key| key == &rest_words[..])
+                    && samples_as_rest(encoding, c, interp, n, &rest_words)
+                {
+                    report.rest_channels += 1;
+                    for (x, &r) in keys.values.iter().flat_map(|v| v.iter().zip(&rest_words)) {
+                        report.max_error[c] = report.max_error[c].max((x - encoding.decode_f64(r)).abs());
+                    }
+                    continue;
+                }
+            }
+            report.keys += n;
+            stored = true;
             let interp_code = match interp {
                 ChannelInterp::Step => INTERP_STEP,
                 ChannelInterp::Linear => INTERP_LINEAR,
@@ -436,6 +467,9 @@ pub fn encode_skel_clip(
             records[bone * 3 + c] = [info, 0, values_at, extra];
             channel_times.push((bone * 3 + c, times));
         }
+        if stored {
+            report.tracks += 1;
+        }
     }
     let events = encode_events(clip, w, encoding, &err)?;
     let times = place_times(encoding, &channel_times, &mut records, &mut data, quantize);
@@ -470,6 +504,45 @@ pub fn encode_skel_clip(
     report.section_bytes = postcard::to_stdvec(&body).map(|b| b.len()).unwrap_or(0);
     w.add_skel_clip(&body).map_err(|e| err(e.to_string()))?;
     Ok(report)
+}
+
+/// Whether the kernel samples a channel `c` of `n` keys, `interp`olated, each key the words
+/// `rest`, to exactly `rest` at every time (as a channel without a record samples): a Step channel
+/// or a single key always; a Hermite channel is never asked (kept); a Linear channel when
+/// interpolating `rest` with itself gives `rest` back bit for bit, which the kernel's own
+/// interpolation decides (it is the same at every `u`: `a + (a − a)·u`). That fails for an f32
+/// `−0.0` component (the sum gives `+0.0`), and for a rotation the kernel's normalisation does not
+/// leave as it is (asked of both `Nlerp` and `Slerp`; only for a rotation within 1/512 of unit
+/// length, whose normalisation takes the same path with or without `fast-math`).
+fn samples_as_rest(encoding: ScalarEncoding, c: usize, interp: ChannelInterp, n: usize, rest: &[u32]) -> bool {
+    match interp {
+        ChannelInterp::Hermite => false,
+        ChannelInterp::Step => true,
+        ChannelInterp::Linear if n == 1 => true,
+        ChannelInterp::Linear => match encoding {
+            ScalarEncoding::F32 => lerp_keeps::<f32>(c, rest),
+            ScalarEncoding::Q16_16 => lerp_keeps::<ossicle::Q16>(c, rest),
+        },
+    }
+}
+
+/// [`samples_as_rest`] of a Linear channel of at least two keys, in scalar type `S`.
+fn lerp_keeps<S: ossicle::Scalar>(c: usize, rest: &[u32]) -> bool {
+    use ossicle::math::Transform3;
+    use ossicle::skeleton::Joint;
+    let v: Vec<S> = rest.iter().map(|&w| S::from_blob_bits(w)).collect();
+    let same = |r: &[S]| r.len() >= rest.len() && r.iter().zip(rest).all(|(x, &w)| x.to_blob_bits() == w);
+    let u = S::HALF;
+    match (c, &v[..]) {
+        (1, &[x, y, z, w]) => {
+            let n2: f64 = v.iter().map(|s| s.to_f64() * s.to_f64()).sum();
+            let q = [x, y, z, w];
+            (n2 - 1.0).abs() < 1.0 / 512.0
+                && [false, true].iter().all(|&slerp| same(&Transform3::<S>::interpolate_rotation(q, q, u, slerp)))
+        }
+        (1, _) => false,
+        _ => same(&v.iter().map(|&x| x.lerp(x, u)).collect::<Vec<S>>()),
+    }
 }
 
 /// Track `track`'s channel `c` tangents as (in, out) slices per key.
