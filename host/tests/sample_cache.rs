@@ -1,4 +1,4 @@
-//! The kernel's `CachedSamplingContext` on real blobs: Mixamo's Idle, Jumping and SlowRun built
+//! The kernel's `CachedSamplingContext` and `DirectSamplingContext` on real blobs: Mixamo's Idle, Jumping and SlowRun built
 //! by the `ossicle` CLI (lossless, and SlowRun reduced and quantised: packed rotations, 16-bit
 //! values, indexed times), in f32 and Q16.16, sampled forward at 60 Hz, at 1.5× speed, backwards
 //! and at scattered times. Every pose must equal, bit for bit, the pose a plain `SamplingContext`
@@ -15,7 +15,8 @@ use std::process::Command;
 use common::fixtures;
 use ossicle::math::Transform3;
 use ossicle::skeleton::{
-    BlobSkelClip, BlobSkeleton, CachedSamplingContext, RotationInterp, SamplingContext, SamplingJob, SkelClipSource,
+    BlobSkelClip, BlobSkeleton, CachedSamplingContext, DirectSamplingContext, RotationInterp, SamplingContext,
+    SamplingJob, SkelClipSource,
 };
 use ossicle::{Asset, Scalar, Q16};
 
@@ -50,15 +51,22 @@ fn schedule(duration: f64) -> Vec<f64> {
 fn same_poses<S: Scalar>(label: &str, skel: &BlobSkeleton<'_>, clip: &BlobSkelClip<'_>) -> usize {
     let mut plain = Box::new(SamplingContext::<BONES>::new());
     let mut cached = Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new());
+    let mut direct = Box::new(DirectSamplingContext::<S, Transform3<S>, BONES>::new());
     let (mut a, mut b) = ([Transform3::<S>::IDENTITY; BONES], [Transform3::<S>::IDENTITY; BONES]);
+    let mut c = b;
     let duration = SkelClipSource::<S>::duration(clip).to_f64();
     let times = schedule(duration);
     for (i, &t) in times.iter().enumerate() {
         let rotation = if i % 7 == 3 { RotationInterp::Slerp } else { RotationInterp::Nlerp };
-        let job = SamplingJob { skeleton: skel, clip, time: S::from_f64(t), rotation, lod: u8::MAX };
+        // Every bone of these skeletons has LOD 0: a limit of 0 takes the jobs' LOD path and
+        // changes nothing.
+        let lod = if i % 11 == 5 { 0 } else { u8::MAX };
+        let job = SamplingJob { skeleton: skel, clip, time: S::from_f64(t), rotation, lod };
         job.run(&mut *plain, &mut a).unwrap();
         job.run(&mut *cached, &mut b).unwrap();
-        assert_eq!(a, b, "{label} at t = {t}");
+        job.run(&mut *direct, &mut c).unwrap();
+        assert_eq!(a, b, "{label} at t = {t} (cached)");
+        assert_eq!(a, c, "{label} at t = {t} (direct)");
     }
     times.len()
 }
@@ -75,7 +83,7 @@ fn check_blob<S: Scalar>(label: &str, bytes: &[u8], name: &str) {
 }
 
 #[test]
-fn cached_sampling_equals_plain_sampling_on_mixamo_blobs() {
+fn cached_and_direct_sampling_equal_plain_sampling_on_mixamo_blobs() {
     let Some(fx) = fixtures() else { return };
     let dir = tempfile::tempdir().unwrap();
     for (name, reduced) in [("Idle", false), ("Jumping", false), ("SlowRun", false), ("SlowRun", true)] {

@@ -16,7 +16,7 @@ mod common;
 use common::skel::*;
 
 /// The contexts under test: room for 16 bones.
-type Direct = DirectSamplingContext<16>;
+type Direct<S, J> = DirectSamplingContext<S, J, 16>;
 
 /// Requires `a` (plain) and `b` (direct) to be the same bit for bit (NaN included), naming the
 /// first bone and channel that differ, the time and both values.
@@ -175,7 +175,7 @@ fn direct_equals_plain_3d<S: Scalar>() {
                 for rotation in [RotationInterp::Nlerp, RotationInterp::Slerp] {
                     for lod in [u8::MAX, 0, 1] {
                         let what = format!("{mode:?} {opts:?} {quantized:?} {rotation:?} lod {lod}");
-                        against_plain::<S, Transform3<S>, _, Direct>(
+                        against_plain::<S, Transform3<S>, _, Direct<S, Transform3<S>>>(
                             &skeleton,
                             &blob,
                             rotation,
@@ -229,7 +229,7 @@ fn direct_equals_plain_2d<S: Scalar>() {
             assert_eq!(SkelClipSource::<S>::direct_bone(&blob, 5, [3, 4, 3]), None);
             for lod in [u8::MAX, 0] {
                 let what = format!("2D {mode:?} {opts:?} {quantized:?} lod {lod}");
-                against_plain::<S, Transform2<S>, _, Direct>(
+                against_plain::<S, Transform2<S>, _, Direct<S, Transform2<S>>>(
                     &skeleton,
                     &blob,
                     RotationInterp::Nlerp,
@@ -342,7 +342,7 @@ fn one_search_per_run<S: Scalar>() {
     let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
     let calls = Cell::new([0; 4]);
     let spy = Spy::new(blob, &calls);
-    let mut ctx = Direct::new();
+    let mut ctx = Direct::<S, Transform3<S>>::new();
     let mut plain = SamplingContext::<9>::new();
     let (mut pa, mut pb) = ([Transform3::IDENTITY; 9], [Transform3::IDENTITY; 9]);
     for frame in 0..150 {
@@ -368,7 +368,7 @@ fn one_search_per_run<S: Scalar>() {
         let spy = Spy { refuse_times, refuse_pair, ..spy };
         let what = format!("refusing times {refuse_times} pair {refuse_pair}");
         calls.set([0; 4]);
-        against_plain::<S, Transform3<S>, _, Direct>(
+        against_plain::<S, Transform3<S>, _, Direct<S, Transform3<S>>>(
             &skeleton,
             &spy,
             RotationInterp::Slerp,
@@ -418,7 +418,7 @@ fn switching_clips<S: Scalar>() {
     let parents: Vec<u16> = (0..n).map(|i| if i == 0 { u16::MAX } else { i as u16 - 1 }).collect();
     let rest = rest_of::<S, Transform3<S>>(n);
     let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
-    let mut ctx = Direct::new();
+    let mut ctx = Direct::<S, Transform3<S>>::new();
     let mut plains = [const { SamplingContext::<16>::new() }; 4];
     let (mut pa, mut pb) = (vec![Transform3::IDENTITY; n], vec![Transform3::IDENTITY; n]);
     for (i, t) in schedule(2.0).into_iter().enumerate() {
@@ -486,7 +486,7 @@ fn hand_values<S: Scalar>() {
     let parents = [u16::MAX, 0];
     let rest = rest_of::<S, Transform3<S>>(2);
     let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
-    let mut ctx = DirectSamplingContext::<2>::new();
+    let mut ctx = DirectSamplingContext::<S, Transform3<S>, 2>::new();
     let mut pose = [Transform3::IDENTITY; 2];
     let v = |x: f64, y: f64, z: f64| Vec3::new(S::from_f64(x), S::from_f64(y), S::from_f64(z));
     let (one, two) = (v(1.0, 1.0, 1.0), v(2.0, 2.0, 2.0));
@@ -514,7 +514,7 @@ fn hand_values<S: Scalar>() {
     // bone 1's rest shows the missing channels come from the skeleton, not the clip.
     let rest2 = [rest[1], rest[0]];
     let skeleton2 = SliceSkeleton::new(&parents, &rest2).unwrap();
-    let mut ctx = DirectSamplingContext::<2>::new();
+    let mut ctx = DirectSamplingContext::<S, Transform3<S>, 2>::new();
     SamplingJob::new(&skeleton2, &blob, S::from_f64(0.25)).run(&mut ctx, &mut pose).unwrap();
     assert_eq!(pose[0].scale, two);
     assert_eq!(pose[0].translation, v(0.5, 1.0, 1.5));
@@ -532,11 +532,19 @@ fn hand_values_q16() {
 
 #[test]
 fn memory_per_bone() {
-    // As the docs state: 12 bytes of cursors and 24 of layout per bone, plus the clip key (an
-    // `Option<usize>`: 8 bytes on 32-bit targets, 16 here).
-    let key = core::mem::size_of::<Option<usize>>();
-    assert_eq!(core::mem::size_of::<DirectSamplingContext<70>>(), 70 * 36 + key);
-    assert_eq!(core::mem::size_of::<DirectSamplingContext<2>>(), 2 * 36 + key);
+    // As the docs state: per bone 12 bytes of cursors and 64 of plan (24 of layout and the rest
+    // pose: 40 bytes for Transform3, 20 for Transform2, the plan rounded up to 8), plus the keys
+    // (an `Option<(usize, usize)>`) and a flag, the whole rounded up to 8.
+    let round8 = |x: usize| x.div_ceil(8) * 8;
+    let keys = core::mem::size_of::<Option<(usize, usize)>>();
+    for (n, size) in [
+        (70, core::mem::size_of::<DirectSamplingContext<f32, Transform3<f32>, 70>>()),
+        (2, core::mem::size_of::<DirectSamplingContext<f32, Transform3<f32>, 2>>()),
+        (70, core::mem::size_of::<DirectSamplingContext<Q16, Transform3<Q16>, 70>>()),
+    ] {
+        assert_eq!(size, round8(n * 76 + keys + 1), "{n} bones");
+    }
+    assert_eq!(core::mem::size_of::<DirectSamplingContext<f32, Transform2<f32>, 70>>(), round8(70 * 60 + keys + 1));
     assert_eq!(core::mem::size_of::<SamplingContext<70>>(), 70 * 12);
 }
 
@@ -562,7 +570,7 @@ fn player_with_direct_context<S: Scalar>() {
     let rig = Rig::new(&skeleton, &clips);
     let root = Some(RootMotionSettings { bone: 0, remove: true });
     let mut plain: AnimPlayer<S, T3<S>, 16> = AnimPlayer::new(1);
-    let mut direct: AnimPlayer<S, T3<S>, 16, Direct> = AnimPlayer::new(1);
+    let mut direct: AnimPlayer<S, T3<S>, 16, Direct<S, T3<S>>> = AnimPlayer::new(1);
     let (mut qa, mut qb): (EventQueue<64, SkelEvent<S>>, EventQueue<64, SkelEvent<S>>) =
         (EventQueue::new(), EventQueue::new());
     let (mut pa, mut pb) = (vec![T3::<S>::IDENTITY; 16], vec![T3::<S>::IDENTITY; 16]);
