@@ -704,12 +704,11 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
         }
         self.times_view(times.at, times.indexed, times.keys as usize)
     }
-    /// Words `values + k·width` to `values + (k + 2)·width` of `data`: one range check.
+    /// Words `values + k·width` to `values + (k + 2)·width` of `data`: one range check (the
+    /// scalar type is not checked again: `values` comes from [`SkelClipSource::direct_bone`],
+    /// which checked it).
     #[inline(always)]
     fn direct_pair(&self, values: u32, k: usize, width: usize) -> Option<([S; 4], [S; 4])> {
-        if S::ENCODING != self.section.encoding() {
-            return None;
-        }
         let width = width.min(4);
         // Wrapping: a wrapped range is empty (`get` gives `None`), never a panic.
         let at = (values as usize).wrapping_add(k.wrapping_mul(width)).wrapping_mul(4);

@@ -299,7 +299,8 @@ pub trait SkelClipSource<S: Scalar> {
     /// Keys `k` and `k + 1` of a channel of a [`DirectBone`] this source gave, whose values are
     /// at `values`: each key's first `width` components (the rest 0), exactly as
     /// [`SkelClipSource::channel`]'s view reads them (`values.get4_pair(k·width, width)`); `None`
-    /// when they are not there (the default).
+    /// when they are not there (the default). Only what `direct_bone` gave, read with the same
+    /// scalar type, is meaningful: other arguments may give any values (never a panic).
     #[inline]
     fn direct_pair(&self, _values: u32, _k: usize, _width: usize) -> Option<([S; 4], [S; 4])> {
         None

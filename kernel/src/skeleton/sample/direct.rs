@@ -276,8 +276,8 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for DirectSampl
 }
 
 /// From bone `i` on, the bones whose plan is [`ROTATION`] on `run` (whose take is between two
-/// keys at `u`): the rest pose with the rotation nlerped, as [`read_direct`] does for them;
-/// returns the first bone it did not sample.
+/// keys at `u`): the rest pose with the rotation nlerped, as [`read_direct`] does for them, and
+/// the bones without channels ([`REST`]) among them; returns the first bone it did not sample.
 #[inline(always)]
 fn rotations<S, J, C>(clip: &C, run: &Run<S>, u: S, mut i: usize, output: &mut [J], plans: &[Plan<J>]) -> usize
 where
@@ -288,6 +288,11 @@ where
     let kind = ChannelKind::Rotation;
     let w = width::<S, J>(kind);
     while let (Some(out), Some(plan)) = (output.get_mut(i), plans.get(i)) {
+        if plan.kind == REST {
+            *out = plan.rest;
+            i += 1;
+            continue;
+        }
         if plan.kind != ROTATION || plan.run != run.id {
             break;
         }
