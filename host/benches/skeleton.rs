@@ -20,20 +20,25 @@
 //!   matrices; the frame packs its two sampled poses into SoA groups first).
 //! - `sample_fwd_cached`, `frame_cached`: `sample_fwd` and `frame` with `CachedSamplingContext`s
 //!   (the key pairs in use kept decoded; a step inside a bracket reads nothing from the clip).
+//! - `sample_fwd_direct`, `sample_seek_direct`, `frame_direct`: `sample_fwd`, `sample_seek` and
+//!   `frame` with `DirectSamplingContext`s (each bone's key layout and rest pose kept; one bracket
+//!   search per run of shared key times, key pairs read in place). In-RAM slices have no layout,
+//!   so the RAM rows measure the context's channel-by-channel fallback.
 //!
 //! With `OSSICLE_SKEL_DIGEST=1` in the environment it benchmarks nothing: it prints, per scalar
 //! type, source (RAM, blob) and clip, an FNV-1a digest of the raw bits of every pose the jobs above
 //! produce (sampling forward and by seeks, blending with and without masks and additive layers,
 //! local-to-model; a second line per clip: `SoaLocalToModelJob`'s matrices), so that an optimisation can be checked to leave every result bit-identical
-//! (and checks that `CachedSamplingContext`s give the same sampled poses as plain contexts):
+//! (and checks that `CachedSamplingContext`s and `DirectSamplingContext`s give the same sampled
+//! poses as plain contexts):
 //! `OSSICLE_SKEL_DIGEST=1 cargo bench -p ossicle-host --bench skeleton`, before and after, and diff.
 
 use criterion::{black_box, BenchmarkGroup, Criterion};
 use ossicle::math::{Affine3, Quat, Transform3, Vec3};
 use ossicle::skeleton::{
-    AdditiveReference, BlendLayer, BlendingJob, CachedSamplingContext, ChannelData, Interpolation, LocalToModelJob,
-    RotationInterp, SamplingContext, SamplingJob, SamplingState, SkelClipSource, SkeletonSource, SliceSkelClip,
-    SliceSkeleton, SliceTrack, SoaBlendingJob, SoaLocalToModelJob, SoaTransform3,
+    AdditiveReference, BlendLayer, BlendingJob, CachedSamplingContext, ChannelData, DirectSamplingContext,
+    Interpolation, LocalToModelJob, RotationInterp, SamplingContext, SamplingJob, SamplingState, SkelClipSource,
+    SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack, SoaBlendingJob, SoaLocalToModelJob, SoaTransform3,
 };
 use ossicle::{Asset, Scalar, Q16};
 use ossicle_format::ScalarEncoding;
@@ -171,6 +176,8 @@ where
     // The same samples through cached contexts must give the same poses, bit for bit.
     let mut cached = Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new());
     let mut cached_i = Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new());
+    let mut direct = Box::new(DirectSamplingContext::<S, Transform3<S>, BONES>::new());
+    let mut direct_i = Box::new(DirectSamplingContext::<S, Transform3<S>, BONES>::new());
     let mut pc = [Transform3::<S>::IDENTITY; BONES];
     let (mut pa, mut pb) = ([Transform3::<S>::IDENTITY; BONES], [Transform3::<S>::IDENTITY; BONES]);
     let (mut blended, mut model) = ([Transform3::<S>::IDENTITY; BONES], [Transform3::<S>::IDENTITY; BONES]);
@@ -189,12 +196,17 @@ where
         digest_pose(&mut hs, &pa);
         let _ = SamplingJob { skeleton: skel, clip, time: t, rotation, lod: u8::MAX }.run(&mut *cached, &mut pc);
         assert!(pc == pa, "{label}: the cached context differs at frame {frame}");
+        let _ = SamplingJob { skeleton: skel, clip, time: t, rotation, lod: u8::MAX }.run(&mut *direct, &mut pc);
+        assert!(pc == pa, "{label}: the direct context differs at frame {frame}");
         sample(idle, t.mul(S::from_ratio(3, 2)), &mut ctx_i, &mut pb);
         digest_pose(&mut hs, &pb);
         let ti = t.mul(S::from_ratio(3, 2));
         let _ =
             SamplingJob { skeleton: skel, clip: idle, time: ti, rotation, lod: u8::MAX }.run(&mut *cached_i, &mut pc);
         assert!(pc == pb, "{label}: the cached context differs on Idle at frame {frame}");
+        let _ =
+            SamplingJob { skeleton: skel, clip: idle, time: ti, rotation, lod: u8::MAX }.run(&mut *direct_i, &mut pc);
+        assert!(pc == pb, "{label}: the direct context differs on Idle at frame {frame}");
         let w = S::from_ratio(frame % 13, 12);
         let layers = [
             BlendLayer { pose: &pb[..], weight: S::ONE.sub(w), mask: None },
@@ -265,6 +277,8 @@ where
         digest_pose(&mut hk, &pa);
         let _ = SamplingJob { skeleton: skel, clip, time, rotation, lod: u8::MAX }.run(&mut *cached, &mut pc);
         assert!(pc == pa, "{label}: the cached context differs at seek {i}");
+        let _ = SamplingJob { skeleton: skel, clip, time, rotation, lod: u8::MAX }.run(&mut *direct, &mut pc);
+        assert!(pc == pa, "{label}: the direct context differs at seek {i}");
     }
     println!("{label}: sample {hs:016x} seek {hk:016x} blend {hb:016x} blend_masked_additive {hm:016x} l2m {hl:016x}");
     println!("{label}: l2m_soa {hls:016x}");
@@ -277,18 +291,7 @@ where
 {
     let duration = clip.duration();
     bench_fwd(g, &format!("{label}/sample_fwd"), skel, clip, || Box::new(SamplingContext::<BONES>::new()));
-    let times: Vec<S> = xorshift_times(duration.to_f64()).into_iter().map(S::from_f64).collect();
-    g.bench_function(format!("{label}/sample_seek"), |b| {
-        let mut ctx = Box::new(SamplingContext::<BONES>::new());
-        let mut out = [Transform3::<S>::IDENTITY; BONES];
-        let mut i = 0usize;
-        b.iter(|| {
-            let time = times[i & 1023];
-            i = i.wrapping_add(1);
-            let job = SamplingJob { skeleton: skel, clip, time, rotation: RotationInterp::Nlerp, lod: u8::MAX };
-            let _ = black_box(job.run(&mut *ctx, &mut out));
-        })
-    });
+    bench_seek(g, &format!("{label}/sample_seek"), skel, clip, || Box::new(SamplingContext::<BONES>::new()));
     let mut a = [Transform3::<S>::IDENTITY; BONES];
     let mut bpose = [Transform3::<S>::IDENTITY; BONES];
     let half = duration.mul(S::HALF);
@@ -332,6 +335,32 @@ where
     });
     bench_frame(g, &format!("{label}/frame_cached"), skel, clip, idle, || {
         Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new())
+    });
+    let direct = || Box::new(DirectSamplingContext::<S, Transform3<S>, BONES>::new());
+    bench_fwd(g, &format!("{label}/sample_fwd_direct"), skel, clip, direct);
+    bench_seek(g, &format!("{label}/sample_seek_direct"), skel, clip, direct);
+    bench_frame(g, &format!("{label}/frame_direct"), skel, clip, idle, direct);
+}
+
+/// Sampling at the next of 1,024 pseudo-random times per iteration, one persistent context made
+/// by `context`.
+fn bench_seek<S: Scalar, K, C, X>(g: &mut Group<'_>, name: &str, skel: &K, clip: &C, context: impl Fn() -> Box<X>)
+where
+    K: SkeletonSource<S, Transform3<S>>,
+    C: SkelClipSource<S>,
+    X: SamplingState<S, Transform3<S>>,
+{
+    let times: Vec<S> = xorshift_times(clip.duration().to_f64()).into_iter().map(S::from_f64).collect();
+    g.bench_function(name, |b| {
+        let mut ctx = context();
+        let mut out = [Transform3::<S>::IDENTITY; BONES];
+        let mut i = 0usize;
+        b.iter(|| {
+            let time = times[i & 1023];
+            i = i.wrapping_add(1);
+            let job = SamplingJob { skeleton: skel, clip, time, rotation: RotationInterp::Nlerp, lod: u8::MAX };
+            let _ = black_box(job.run(&mut *ctx, &mut out));
+        })
     });
 }
 
