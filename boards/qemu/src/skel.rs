@@ -32,6 +32,9 @@
 //!   of the speed (the clip advancing 1/240 s a frame: a key crossed every 8th frame). Checked against the time
 //!   sampled again with a fresh plain context (FNV-1a digests of the two poses: a second pose does
 //!   not fit beside the 8,688-byte context).
+//! - `skel.direct.sample-fwd`, `skel.direct.sample-seek`: `skel.sample-fwd` and `skel.sample-seek`
+//!   with a `DirectSamplingContext` (each bone's key layout and rest pose kept, one bracket search
+//!   per run of shared key times, key pairs read in place); checked the same way.
 //!
 //! After each measurement the result is checked, and a `bench-error` line is printed when it is
 //! wrong: the last sampled pose equals (bit for bit) the same time sampled again with fresh
@@ -41,7 +44,8 @@
 //!
 //! Memory: three poses (3 × 70 × 40 bytes) and two contexts (2 × 840 bytes) on the stack (10,080
 //! bytes of the 16 KiB RAM), then for the cached rows one pose, a cached context and a plain one
-//! (11,528 bytes); the stack's peak is measured and printed (`stack: …`), and the run fails when
+//! (12,328 bytes), for the direct rows one pose, a direct context and a plain one (8,976 bytes);
+//! the stack's peak is measured and printed (`stack: …`), and the run fails when
 //! less than 1 KiB stays unused.
 
 use core::hint::black_box;
@@ -51,7 +55,7 @@ use crate::{check_stack, exit, line, repaint_stack, stack_usage};
 use ossicle::math::Transform3;
 use ossicle::skeleton::{
     BlendLayer, BlendingJob, BlobSkelClip, BlobSkeleton, CachedSamplingContext, DirectSamplingContext, LocalToModelJob,
-    SamplingContext, SamplingJob, SamplingState, SkelClipSource, SkeletonSource,
+    Joint, SamplingContext, SamplingJob, SamplingState, SkelClipSource, SkeletonSource,
 };
 use ossicle::{Asset, Scalar};
 
@@ -75,12 +79,14 @@ struct Work<S> {
 }
 
 impl<S: Scalar> Work<S> {
-    /// Every pose the identity, every cursor at the first key (a constant, so that `let w = Work::NEW`
-    /// copies it into the frame once instead of building it in a temporary).
+    /// Every pose component 0 (every benchmark samples into a pose before it reads it), every
+    /// cursor at the first key: a constant, so that `let w = Work::NEW` copies it into the frame
+    /// once instead of building it in a temporary, and of zero bytes, so that it costs no
+    /// initialiser in flash.
     const NEW: Self = Self {
-        a: [Transform3::IDENTITY; BONES],
-        b: [Transform3::IDENTITY; BONES],
-        c: [Transform3::IDENTITY; BONES],
+        a: [<Transform3<S> as Joint<S>>::BLEND_ZERO; BONES],
+        b: [<Transform3<S> as Joint<S>>::BLEND_ZERO; BONES],
+        c: [<Transform3<S> as Joint<S>>::BLEND_ZERO; BONES],
         ctx_a: SamplingContext::new(),
         ctx_b: SamplingContext::new(),
     };
@@ -329,8 +335,8 @@ fn frame<S: Scalar>(ty: &[u8], name: &str, blob: &[u8], w: &mut Work<S>) {
 }
 
 /// What the cached-context and direct-context rows use: one pose, the context `X` (a
-/// [`CachedSamplingContext`], 8,688 bytes, or a [`DirectSamplingContext`], 2,528) and a plain
-/// context for the check (11,528 or 5,368 bytes, in the frame of `cached_rows` or `direct_rows`).
+/// [`CachedSamplingContext`], 8,688 bytes, or a [`DirectSamplingContext`], 5,336) and a plain
+/// context for the check (12,328 or 8,976 bytes, in the frame of `cached_rows` or `direct_rows`).
 struct CachedWork<S: Scalar, X> {
     pose: [Transform3<S>; BONES],
     ctx: X,
@@ -338,8 +344,8 @@ struct CachedWork<S: Scalar, X> {
 }
 
 impl<S: Scalar, X: SamplingState<S, Transform3<S>>> CachedWork<S, X> {
-    /// Every pose the identity, nothing cached (a constant: see [`Work::NEW`]).
-    const NEW: Self = Self { pose: [Transform3::IDENTITY; BONES], ctx: X::NEW, plain: SamplingContext::new() };
+    /// Every pose component 0, nothing cached (a constant: see [`Work::NEW`]).
+    const NEW: Self = Self { pose: [<Transform3<S> as Joint<S>>::BLEND_ZERO; BONES], ctx: X::NEW, plain: SamplingContext::new() };
 }
 
 /// FNV-1a over every word of `pose` (the check compares poses by digest: two poses do not fit

@@ -12,8 +12,11 @@
 //! writes nothing when it returns a [`JobError`].
 //!
 //! - [`SamplingJob`]: a clip at a time → a local pose, with a [`SamplingContext`] of key cursors
-//!   per playing instance, or a [`CachedSamplingContext`] that also keeps the keys in use decoded
-//!   (more memory, fewer reads of the clip; the same results).
+//!   per playing instance, a [`CachedSamplingContext`] that also keeps the keys in use decoded
+//!   (more memory, fewer reads of the clip; the same results), or a [`DirectSamplingContext`] that
+//!   keeps each bone's key layout and rest pose, finds the bracket once per run of shared key
+//!   times and reads key pairs in place (the fastest on a blob whose bones share their key times,
+//!   such as a lossless build of a sampled clip; the same results).
 //! - [`BlendingJob`]: weighted layers ([`BlendLayer`], with per-bone masks) with a rest-pose fill
 //!   under a weight threshold, then additive layers → a local pose.
 //! - [`LocalToModelJob`]: a local pose → model transforms, optionally for a sub-range of bones.
@@ -50,6 +53,7 @@
 //! | a model matrix ([`Affine3`](crate::math::Affine3), from [`SoaLocalToModelJob`]) | 48 bytes | – |
 //! | [`SamplingContext`] (per playing instance) | 12 bytes | 12 bytes |
 //! | [`CachedSamplingContext`] (instead of a [`SamplingContext`]; + 8 bytes per context; the players take one as their fourth type parameter, e.g. `AnimPlayer<S, J, N, CachedSamplingContext<S, J, N>>`) | 124 bytes | 84 bytes |
+//! | [`DirectSamplingContext`] (instead of a [`SamplingContext`]; about 24 bytes per context; a player's fourth type parameter too) | 76 bytes | 60 bytes |
 //! | [`AnimPlayer`] (two contexts, two scratch poses; + 40 bytes per player) | 104 bytes | 64 bytes |
 //! | [`OneShot`] (a context, a scratch pose, a mask; + 20 bytes per layer) | 56 bytes | 36 bytes |
 //! | [`BlendSpacePlayer`] (three contexts, three scratch poses; + 48 bytes per player) | 156 bytes | 96 bytes |

@@ -13,8 +13,9 @@ use crate::skeleton::source::{ChannelKind, DirectBone, DirectTimes, Joint, SkelC
 /// source's [`DirectBone`]): a bone whose channels are Linear and keyed at the same times is
 /// sampled by reading its two key pairs in place, and the bracket of those times is found once
 /// for every bone that shares them (the usual clip: every animated bone keyed at the same sample
-/// times). Nothing is copied out of the clip, so it costs little RAM, and a seek costs what a
-/// forward step costs plus one search.
+/// times), and a row of bones whose rotation alone is animated (the others at rest) in a loop of
+/// its own. The keys stay where the clip keeps them (only each bone's rest pose is copied, once),
+/// so a forward step into the next keys costs nothing more, and a seek costs one search per run.
 ///
 /// Results are bit-identical to [`SamplingContext`]'s: the same keys are read and interpolated by
 /// the same code. A bone the source cannot describe so (Step or Hermite channels, quantised or
@@ -23,16 +24,21 @@ use crate::skeleton::source::{ChannelKind, DirectBone, DirectTimes, Joint, SkelC
 /// [`SamplingContext`] samples it. A bone without channels takes the rest pose without asking the
 /// clip again.
 ///
-/// Which clip the remembered layout belongs to is recognised by
-/// [`SkelClipSource::cache_key`], as for a [`CachedSamplingContext`](super::CachedSamplingContext):
-/// sampling another clip with the context starts over (a source without a cache key is sampled as
-/// with a [`SamplingContext`]). Call [`DirectSamplingContext::invalidate`] after changing a clip's
-/// layout in place, or after reloading another blob at the same address.
-///
-/// **Memory**: 12 bytes of cursors and 24 of layout per bone, plus the clip's key (an
-/// `Option<usize>`, 8 bytes on a 32-bit target): **36 bytes per bone**, 2,528 bytes for 70 bones
-/// on a microcontroller (a [`SamplingContext`] is 12 per bone, a
+/// **Memory**: per bone 12 bytes of cursors and a 64-byte plan (24 bytes of layout and the rest
+/// pose, 40 bytes for [`Transform3`](crate::math::Transform3); 48 with a
+/// [`Transform2`](crate::math::Transform2)), plus the keys of the clip and skeleton it belongs
+/// to (an `Option<(usize, usize)>`, 12 bytes on a 32-bit target) and a flag, the whole rounded up
+/// to 8: **76 bytes per bone** in 3D (60 in 2D), 5,336 bytes for 70 bones on a microcontroller (a
+/// [`SamplingContext`] is 12 per bone, a
 /// [`CachedSamplingContext`](super::CachedSamplingContext) 124).
+///
+/// # What it belongs to
+///
+/// The layouts and rest poses belong to one clip and one skeleton, recognised by
+/// [`SkelClipSource::cache_key`] and [`SkeletonSource::cache_key`] (the addresses of their data):
+/// sampling another clip or skeleton with the context starts over, and a source without a key is
+/// sampled as with a [`SamplingContext`]. Call [`DirectSamplingContext::invalidate`] after
+/// changing a clip or a skeleton in place, or after reloading another blob at the same address.
 ///
 /// ```
 /// use ossicle::math::{Transform3, Vec3};
@@ -50,7 +56,7 @@ use crate::skeleton::source::{ChannelKind, DirectBone, DirectTimes, Joint, SkelC
 /// let tracks = [SliceTrack { channels: [Some(translation), None, None] }];
 /// let clip = SliceSkelClip { duration: 1.0, looping: false, tracks: &tracks, events: &[] };
 ///
-/// let mut ctx = DirectSamplingContext::<2>::new();
+/// let mut ctx = DirectSamplingContext::<f32, Transform3<f32>, 2>::new();
 /// let mut pose = [Transform3::IDENTITY; 1];
 /// SamplingJob::new(&skeleton, &clip, 0.25).run(&mut ctx, &mut pose).unwrap();
 /// assert_eq!(pose[0].translation, Vec3::new(0.5, 0.0, 0.0));
@@ -85,14 +91,14 @@ struct Plan<J> {
 }
 
 /// [`Plan::kind`]: no channels, the rest pose.
-const REST: u8 = 0;
+const REST: u8 = 8;
 /// [`Plan::kind`]: the rotation alone read directly (the usual animated bone of a clip whose
 /// other channels are the rest pose).
 const ROTATION: u8 = 0b010;
 /// [`Plan::kind`]: channel by channel.
-const CHANNELS: u8 = 8;
+const CHANNELS: u8 = 9;
 /// [`Plan::kind`]: not asked yet.
-const UNKNOWN: u8 = 9;
+const UNKNOWN: u8 = 0;
 
 impl<J: Copy> Plan<J> {
     /// Nothing known yet (`rest` is a placeholder).
@@ -160,7 +166,9 @@ impl<S: Scalar, J: Joint<S>, const N: usize> DirectSamplingContext<S, J, N> {
         Self {
             keys: None,
             plain: SamplingContext::new(),
-            plans: [Plan::unknown(J::IDENTITY); N],
+            // Every byte of a new context is 0 (`UNKNOWN`, `NO_RUN`, `None`, zero cursors, and
+            // `BLEND_ZERO` as the placeholder rest pose): it costs no initialiser in flash.
+            plans: [Plan::unknown(J::BLEND_ZERO); N],
             planned: false,
             _scalar: core::marker::PhantomData,
         }
@@ -245,7 +253,7 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for DirectSampl
                 i += 1;
                 continue;
             }
-            if kind < CHANNELS {
+            if kind < REST {
                 let found = run.id == plan.run || {
                     if other.id == plan.run {
                         core::mem::swap(&mut run, &mut other);
