@@ -54,8 +54,8 @@ use crate::bench::{announce, bench_start, bench_stop, check};
 use crate::{check_stack, exit, line, repaint_stack, stack_usage};
 use ossicle::math::Transform3;
 use ossicle::skeleton::{
-    BlendLayer, BlendingJob, BlobSkelClip, BlobSkeleton, CachedSamplingContext, DirectSamplingContext, LocalToModelJob,
-    Joint, SamplingContext, SamplingJob, SamplingState, SkelClipSource, SkeletonSource,
+    BlendLayer, BlendingJob, BlobSkelClip, BlobSkeleton, CachedSamplingContext, DirectSamplingContext, Joint,
+    LocalToModelJob, SamplingContext, SamplingJob, SamplingState, SkelClipSource, SkeletonSource,
 };
 use ossicle::{Asset, Scalar};
 
@@ -345,7 +345,8 @@ struct CachedWork<S: Scalar, X> {
 
 impl<S: Scalar, X: SamplingState<S, Transform3<S>>> CachedWork<S, X> {
     /// Every pose component 0, nothing cached (a constant: see [`Work::NEW`]).
-    const NEW: Self = Self { pose: [<Transform3<S> as Joint<S>>::BLEND_ZERO; BONES], ctx: X::NEW, plain: SamplingContext::new() };
+    const NEW: Self =
+        Self { pose: [<Transform3<S> as Joint<S>>::BLEND_ZERO; BONES], ctx: X::NEW, plain: SamplingContext::new() };
 }
 
 /// FNV-1a over every word of `pose` (the check compares poses by digest: two poses do not fit
@@ -414,7 +415,12 @@ fn cached_fwd<S: Scalar, X: SamplingState<S, Transform3<S>>>(
 
 /// Sampling at scattered times with one persistent [`CachedSamplingContext`] (every sample misses).
 #[inline(never)]
-fn cached_seek<S: Scalar, X: SamplingState<S, Transform3<S>>>(ty: &[u8], name: &str, blob: &[u8], w: &mut CachedWork<S, X>) {
+fn cached_seek<S: Scalar, X: SamplingState<S, Transform3<S>>>(
+    ty: &[u8],
+    name: &str,
+    blob: &[u8],
+    w: &mut CachedWork<S, X>,
+) {
     let Some((skel, clip, p)) = slowrun::<S>(blob) else { return check(name, false) };
     let times = seek_times(duration::<S>(&clip));
     w.ctx.invalidate();
