@@ -1,9 +1,10 @@
 //! Sampling blobs with skeletal sections: whatever `Asset::load` accepts, every skeletal clip
 //! sampled on its skeleton (3D or 2D, in the blob's scalar type) at a schedule of times — forward
 //! steps across more than a loop, backwards, scattered seeks, outside the clip, with nlerp and
-//! slerp — never panics, and a `CachedSamplingContext` gives the same poses, bit for bit, as a
-//! plain `SamplingContext` (the cache must never return a key pair that the clip's keys do not
-//! give at that time). Skeletons of more than 64 bones are skipped.
+//! slerp — never panics, and a `CachedSamplingContext` and a `DirectSamplingContext` give the
+//! same poses, bit for bit, as a plain `SamplingContext` (the cache must never return a key pair
+//! that the clip's keys do not give at that time; the direct context must read the same keys in
+//! place). A LOD limit of 0 is used on every seventh sample. Skeletons of more than 64 bones are skipped.
 //!
 //! Each input is loaded as it is and with its header's length and CRC repaired (as `skel_blob`
 //! does). Seeds: fuzz/seeds/skel_blob (`cargo fuzz run skel_sample fuzz/seeds/skel_blob`).
@@ -16,8 +17,8 @@ use libfuzzer_sys::fuzz_target;
 use ossicle::asset::Asset;
 use ossicle::math::{Transform2, Transform3};
 use ossicle::skeleton::{
-    BlobSkelClip, BlobSkeleton, CachedSamplingContext, Joint, RotationInterp, SamplingContext, SamplingJob,
-    SkelClipSource, SkeletonSource,
+    BlobSkelClip, BlobSkeleton, CachedSamplingContext, DirectSamplingContext, Joint, RotationInterp, SamplingContext,
+    SamplingJob, SkelClipSource, SkeletonSource,
 };
 use ossicle::{Scalar, Q16};
 
@@ -59,15 +60,20 @@ where
     let duration = SkelClipSource::<S>::duration(clip);
     let mut plain = SamplingContext::<BONES>::new();
     let mut cached = CachedSamplingContext::<S, J, BONES>::new();
-    let (mut a, mut b) = ([J::IDENTITY; BONES], [J::IDENTITY; BONES]);
-    for (f, rotation) in schedule(seed) {
+    let mut direct = Box::new(DirectSamplingContext::<S, J, BONES>::new());
+    let (mut a, mut b, mut c) = ([J::IDENTITY; BONES], [J::IDENTITY; BONES], [J::IDENTITY; BONES]);
+    for (i, (f, rotation)) in schedule(seed).enumerate() {
         let time = duration.mul(S::from_ratio(f, 1024));
-        let job = SamplingJob { skeleton: skel, clip, time, rotation, lod: u8::MAX };
+        let lod = if i % 7 == 4 { 0 } else { u8::MAX };
+        let job = SamplingJob { skeleton: skel, clip, time, rotation, lod };
         let ra = job.run(&mut plain, &mut a);
         let rb = job.run(&mut cached, &mut b);
+        let rc = job.run(&mut *direct, &mut c);
         assert_eq!(ra, rb);
+        assert_eq!(ra, rc);
         if ra.is_ok() {
             assert!(bits::<S, J>(&a[..bones]) == bits::<S, J>(&b[..bones]), "cached differs at {f}/1024");
+            assert!(bits::<S, J>(&a[..bones]) == bits::<S, J>(&c[..bones]), "direct differs at {f}/1024");
         }
     }
 }

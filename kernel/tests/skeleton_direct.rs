@@ -617,3 +617,90 @@ fn player_with_direct_context_f32() {
 fn player_with_direct_context_q16() {
     player_with_direct_context::<Q16>();
 }
+
+/// Rows of bones whose rotation alone is animated (the context samples them in a loop of its
+/// own), broken by bones at rest, a bone with a translation too, a rotation on another run of
+/// times, a Step rotation; 3D quaternions (unnormalised, some consecutive keys in opposite
+/// hemispheres) or 2D angles; nlerp and slerp, with and without LOD limits: the plain context's
+/// poses, bit for bit.
+fn rotation_rows<S: Scalar, J: Joint<S>>(dim: Dimension) {
+    use Interpolation::{Linear, Step};
+    let w = if dim == Dimension::D3 { 4 } else { 1 };
+    let run_a = [0.0, 0.25, 0.5, 1.0, 1.5, 2.0];
+    let run_b = [0.0, 0.3, 0.9, 2.0];
+    let mut x = 0x1234_5678u32;
+    let mut keys = |n: usize| -> Vec<f64> {
+        (0..n * w)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                let v = f64::from(x % 2001) / 1000.0 - 1.0;
+                // Every other key's w negated: opposite hemispheres for nlerp's shortest arc.
+                if w == 4 && i % 8 == 7 {
+                    -v.abs()
+                } else {
+                    v
+                }
+            })
+            .collect()
+    };
+    let rot = |k: Vec<f64>, times: &[f64], interp| ch::<S>(interp, times, &k, &[]);
+    let tw = if dim == Dimension::D3 { 3 } else { 2 };
+    let mut chans: Vec<Bone<S>> = Vec::new();
+    for b in 0..14 {
+        let bone: Bone<S> = match b {
+            0 | 6 => [None, None, None],
+            1 => [
+                ch(Linear, &run_a, &(0..run_a.len() * tw).map(|i| i as f64 * 0.5).collect::<Vec<_>>(), &[]),
+                rot(keys(run_a.len()), &run_a, Linear),
+                None,
+            ],
+            8 => [None, rot(keys(run_b.len()), &run_b, Linear), None],
+            11 => [None, rot(keys(run_a.len()), &run_a, Step), None],
+            _ => [None, rot(keys(run_a.len()), &run_a, Linear), None],
+        };
+        chans.push(bone);
+    }
+    let n = chans.len();
+    let parents: Vec<u16> = (0..n).map(|i| if i == 0 { u16::MAX } else { i as u16 - 1 }).collect();
+    let rest = rest_of::<S, J>(n);
+    let lods: Vec<u8> = (0..n).map(|i| [0, 1, 2][i % 3]).collect();
+    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap().with_lods(&lods).unwrap();
+    let opts = BlobOpts { share_times: true, ..BlobOpts::SEPARATE };
+    let bytes = blob_with::<S>(dim, &chans, &[], BlobTimes::Index8, opts);
+    let asset = ossicle::asset::Asset::load(&bytes).unwrap();
+    let blob = asset.skel_clip_named("walk").unwrap();
+    // The layout the rows rely on: rotation-only bones on one run, bone 8 on another.
+    let widths = J::WIDTHS;
+    let layout: Vec<Option<DirectBone>> = (0..n).map(|b| SkelClipSource::<S>::direct_bone(&blob, b, widths)).collect();
+    let row = layout[2].expect("bone 2 is read directly");
+    assert_eq!(row.mask, 0b010);
+    for b in [3, 4, 5, 7, 9, 10, 12, 13] {
+        assert_eq!(layout[b].map(|d| (d.mask, d.times)), Some((0b010, row.times)), "bone {b}");
+    }
+    assert_ne!(layout[8].map(|d| d.times), Some(row.times));
+    assert_eq!(layout[11], None, "a Step rotation goes channel by channel");
+    let mut ts = schedule(2.0);
+    ts.extend(times());
+    for rotation in [RotationInterp::Nlerp, RotationInterp::Slerp] {
+        for lod in [u8::MAX, 0, 1] {
+            let what = format!("{dim:?} {rotation:?} lod {lod}");
+            against_plain::<S, J, _, Direct<S, J>>(&skeleton, &blob, rotation, lod, &ts, |t, a, b| {
+                same_bits(t, &what, a, b)
+            });
+        }
+    }
+}
+
+#[test]
+fn rotation_rows_f32() {
+    rotation_rows::<f32, Transform3<f32>>(Dimension::D3);
+    rotation_rows::<f32, Transform2<f32>>(Dimension::D2);
+}
+
+#[test]
+fn rotation_rows_q16() {
+    rotation_rows::<Q16, Transform3<Q16>>(Dimension::D3);
+    rotation_rows::<Q16, Transform2<Q16>>(Dimension::D2);
+}
