@@ -138,7 +138,8 @@ fn expected_mask(b: usize, mode: BlobTimes, opts: BlobOpts, quantized: &[(usize,
         9 if direct_times && shared && quantized.is_empty() => Some(0b111),
         2 if direct_times => Some(0b001),
         3 if direct_times && shared => Some(0b110),
-        4 | 13 => Some(0),
+        // No channels, or (8) a single-key channel, which the context keeps with the rest pose.
+        4 | 8 | 13 => Some(0),
         _ => None,
     }
 }
@@ -165,6 +166,7 @@ fn direct_equals_plain_3d<S: Scalar>() {
                     let want = expected_mask(b, mode, opts, quantized);
                     assert_eq!(d.map(|d| d.mask), want, "bone {b}, {mode:?} {opts:?} {quantized:?}");
                 }
+                assert_eq!(layout[8].map(|d| d.constant), Some(0b001), "{mode:?} {opts:?}");
                 direct_bones += layout.iter().filter(|d| d.is_some_and(|d| d.mask != 0)).count();
                 if opts.share_times && mode != BlobTimes::Bitmap {
                     // Bones 0, 1 and 2 share run A: one search for the three.

@@ -663,9 +663,10 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
         let run = raw_run(data, first, width.min(4))?;
         Some((S::from_blob_bits(time), word4(run, 0)))
     }
-    /// A bone whose records are all raw, Linear, timed by the same run of raw times or u8/u16
-    /// indices (not a bitmap), with at least two keys: its records' `values` fields (word indices
-    /// in `data`) and `times` field; `widths` must be the clip's dimension's.
+    /// A bone whose records are single keys (any encoding) or raw, Linear, timed by the same run
+    /// of raw times or u8/u16 indices (not a bitmap), with at least two keys: its records'
+    /// `values` fields (word indices in `data`) and `times` field; `widths` must be the clip's
+    /// dimension's.
     fn direct_bone(&self, bone: usize, widths: [usize; 3]) -> Option<DirectBone> {
         if S::ENCODING != self.section.encoding() || widths != self.section.dimension().widths() {
             return None;
@@ -677,6 +678,10 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
             let Some(index) = SkelClipSection::entry_record_index(entry, c) else { continue };
             let r = self.section.record(index)?;
             let n = r.key_count();
+            if n == 1 {
+                direct.constant |= 1 << c;
+                continue;
+            }
             let special = CHANNEL_QUANTIZED | CHANNEL_PACKED_ROTATION | CHANNEL_BITMAP_TIMES;
             if n < 2 || r.info & special != 0 || r.interpolation() != INTERP_LINEAR {
                 return None;

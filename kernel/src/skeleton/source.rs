@@ -185,13 +185,17 @@ pub struct DirectTimes {
 /// How a source lays out one bone's keys when they can be read without resolving its channels,
 /// from [`SkelClipSource::direct_bone`]: the channels in `mask` are Linear, keyed at the same
 /// `times`, with their values at `values[c]` ([`SkelClipSource::direct_pair`] reads a key pair
-/// there); a channel not in `mask` has no keys (the bone's rest pose). A
+/// there); the channels in `constant` have a single key; a channel in neither has no keys (the
+/// bone's rest pose). A
 /// [`DirectSamplingContext`](super::DirectSamplingContext) keeps one per bone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct DirectBone {
     /// Bit `c` (0 translation, 1 rotation, 2 scale): channel `c` is read directly.
     pub mask: u8,
+    /// Bit `c`: channel `c` has a single key, so it is that key's value at every time (read once
+    /// with [`SkelClipSource::channel`], kept with the rest pose). Not in `mask`.
+    pub constant: u8,
     /// The key times of every channel in `mask` (unused when `mask` is 0).
     pub times: DirectTimes,
     /// Per channel, where its values are (source-defined; unused for channels not in `mask`).
@@ -277,8 +281,9 @@ pub trait SkelClipSource<S: Scalar> {
         }
         Some((ch.times.get(k), ch.values.get4(k.wrapping_mul(width), width)))
     }
-    /// Bone `bone`'s keys as a [`DirectBone`], when every channel the bone has is Linear, keyed
-    /// at the same times (at least two keys) and readable with [`SkelClipSource::direct_pair`],
+    /// Bone `bone`'s keys as a [`DirectBone`], when every channel the bone has is either a single
+    /// key or Linear, keyed at the same times as the bone's other such channels (at least two
+    /// keys) and readable with [`SkelClipSource::direct_pair`],
     /// for a joint type whose channels have `widths` components (`[3, 4, 3]` for
     /// [`Transform3`], `[2, 1, 2]` for [`Transform2`]); a bone without channels gives an empty
     /// mask. `None` (the default) for anything else: the bone is sampled channel by channel.

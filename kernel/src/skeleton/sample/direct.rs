@@ -3,14 +3,14 @@
 //! direct read of its key pairs.
 
 use super::{
-    lerp_values, locate, sample_bone, sealed, width, Bracket, Memo, RotationInterp, SamplingContext, SamplingJob,
-    SamplingState,
+    key_values, lerp_values, locate, sample_bone, sealed, width, Bracket, Memo, RotationInterp, SamplingContext,
+    SamplingJob, SamplingState,
 };
 use crate::scalar::Scalar;
-use crate::skeleton::source::{ChannelKind, DirectBone, DirectTimes, Joint, SkelClipSource, SkeletonSource};
+use crate::skeleton::source::{ChannelKind, DirectTimes, Joint, Scalars, SkelClipSource, SkeletonSource};
 
 /// A [`SamplingContext`] that also remembers, per bone, where the clip keeps its keys (the
-/// source's [`DirectBone`]): a bone whose channels are Linear and keyed at the same times is
+/// source's [`DirectBone`](crate::skeleton::DirectBone)): a bone whose channels are Linear and keyed at the same times is
 /// sampled by reading its two key pairs in place, and the bracket of those times is found once
 /// for every bone that shares them (the usual clip: every animated bone keyed at the same sample
 /// times), and a row of bones whose rotation alone is animated (the others at rest) in a loop of
@@ -78,15 +78,15 @@ pub struct DirectSamplingContext<S, J, const N: usize> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Plan<J> {
     /// What to do: [`UNKNOWN`], [`REST`], [`CHANNELS`], or (1 to 7) read directly the channels
-    /// of this mask ([`DirectBone::mask`]).
+    /// of this mask ([`DirectBone::mask`](crate::skeleton::DirectBone::mask)).
     kind: u8,
-    /// [`DirectBone::values`].
+    /// [`DirectBone::values`](crate::skeleton::DirectBone::values).
     values: [u32; 3],
     /// The run of key times, [`DirectBone::times`] in one number: `at` in bits 0-31, `keys` in
     /// bits 32-62 and `indexed` in bit 63 (never [`NO_RUN`], `keys` being at least 2).
     run: u64,
-    /// The bone's rest pose as the skeleton gives it (the channels a direct bone does not have,
-    /// and LOD).
+    /// The bone's rest pose as the skeleton gives it, with each single-key channel's value in
+    /// place of its own (the channels a direct bone does not read).
     rest: J,
 }
 
@@ -106,26 +106,51 @@ impl<J: Copy> Plan<J> {
         Self { kind: UNKNOWN, values: [0; 3], run: NO_RUN, rest }
     }
 
-    /// The plan of what the source said of the bone whose rest pose is `rest` (channel by channel
-    /// when it said nothing, or something no direct read can use: fewer than 2 keys, or 2^31 keys
-    /// or more).
-    fn of(direct: Option<DirectBone>, rest: J) -> Self {
-        match direct {
-            Some(d) if d.mask & 0b111 == 0 => Self { kind: REST, ..Self::unknown(rest) },
-            Some(d) if (2..1 << 31).contains(&d.times.keys) => Self {
-                kind: d.mask & 0b111,
-                values: d.values,
-                run: u64::from(d.times.at) | u64::from(d.times.keys) << 32 | u64::from(d.times.indexed) << 63,
-                rest,
-            },
-            _ => Self { kind: CHANNELS, ..Self::unknown(rest) },
-        }
-    }
-
     /// The run's times as the source described them.
     #[inline(always)]
     fn times(&self) -> DirectTimes {
         DirectTimes { at: self.run as u32, keys: (self.run >> 32) as u32 & 0x7FFF_FFFF, indexed: self.run >> 63 != 0 }
+    }
+}
+
+/// The plan of bone `i`: what the source says of it ([`SkelClipSource::direct_bone`]) and its
+/// rest pose, with the value of each single-key channel in place of the rest pose's (channel by
+/// channel when the source says nothing, or something no direct read can use: fewer than 2 keys,
+/// or 2^31 keys or more).
+fn plan_of<S, J, K, C>(job: &SamplingJob<'_, S, K, C>, i: usize) -> Plan<J>
+where
+    S: Scalar,
+    J: Joint<S>,
+    K: SkeletonSource<S, J>,
+    C: SkelClipSource<S>,
+{
+    let mut rest = job.skeleton.rest(i);
+    let channels = Plan { kind: CHANNELS, ..Plan::unknown(rest) };
+    let Some(d) = job.clip.direct_bone(i, WIDTHS.map(|kind| width::<S, J>(kind))) else { return channels };
+    for kind in WIDTHS {
+        if d.constant & (1 << kind.index()) != 0 {
+            // A single key: its value at every time (as `sample_channel` reads it), kept with the
+            // rest pose.
+            match job.clip.channel(i, kind) {
+                Some(ch) if ch.times.len() == 1 => {
+                    rest.set_channel_values(kind, key_values(&ch.values, 0, width::<S, J>(kind)))
+                }
+                _ => return channels,
+            }
+        }
+    }
+    let mask = d.mask & 0b111 & !d.constant;
+    if mask == 0 {
+        return Plan { kind: REST, ..Plan::unknown(rest) };
+    }
+    if !(2..1 << 31).contains(&d.times.keys) {
+        return channels;
+    }
+    Plan {
+        kind: mask,
+        values: d.values,
+        run: u64::from(d.times.at) | u64::from(d.times.keys) << 32 | u64::from(d.times.indexed) << 63,
+        rest,
     }
 }
 
@@ -234,8 +259,7 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for DirectSampl
             // What the source says of each bone, once per clip (and skeleton).
             for (i, plan) in plans.iter_mut().enumerate() {
                 if plan.kind == UNKNOWN {
-                    let widths = WIDTHS.map(|kind| width::<S, J>(kind));
-                    *plan = Plan::of(job.clip.direct_bone(i, widths), job.skeleton.rest(i));
+                    *plan = plan_of(job, i);
                 }
             }
             self.planned = plans.len() == N;
@@ -244,11 +268,16 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for DirectSampl
         while let (Some(out), Some(plan)) = (output.get_mut(i), plans.get_mut(i)) {
             if plan.kind == UNKNOWN {
                 // (Only when `n` grew since the plans were made.)
-                let widths = WIDTHS.map(|kind| width::<S, J>(kind));
-                *plan = Plan::of(job.clip.direct_bone(i, widths), job.skeleton.rest(i));
+                *plan = plan_of(job, i);
             }
             let kind = plan.kind;
-            if lod && job.above_lod(i) || kind == REST {
+            if lod && job.above_lod(i) {
+                // The skeleton's rest pose (the plan's has the single-key channels' values).
+                *out = job.skeleton.rest(i);
+                i += 1;
+                continue;
+            }
+            if kind == REST {
                 *out = plan.rest;
                 i += 1;
                 continue;
