@@ -27,8 +27,8 @@ use crate::skeleton::source::{ChannelKind, DirectTimes, Joint, Scalars, SkelClip
 /// **Memory**: per bone 12 bytes of cursors and a 64-byte plan (24 bytes of layout and the rest
 /// pose, 40 bytes for [`Transform3`](crate::math::Transform3); 48 with a
 /// [`Transform2`](crate::math::Transform2)), plus the keys of the clip and skeleton it belongs
-/// to (an `Option<(usize, usize)>`, 12 bytes on a 32-bit target) and a flag, the whole rounded up
-/// to 8: **76 bytes per bone** in 3D (60 in 2D), 5,336 bytes for 70 bones on a microcontroller (a
+/// to (an `Option<(usize, usize)>`, 12 bytes on a 32-bit target) and a count (a `usize`), the
+/// whole rounded up to 8: **76 bytes per bone** in 3D (60 in 2D), 5,336 bytes for 70 bones on a microcontroller (a
 /// [`SamplingContext`] is 12 per bone, a
 /// [`CachedSamplingContext`](super::CachedSamplingContext) 124).
 ///
@@ -69,8 +69,8 @@ pub struct DirectSamplingContext<S, J, const N: usize> {
     /// The key cursors (what a plain context keeps; a run's first bone keeps the run's).
     plain: SamplingContext<N>,
     plans: [Plan<J>; N],
-    /// Every plan is made.
-    planned: bool,
+    /// The plans made: those of bones `0..planned`.
+    planned: usize,
     _scalar: core::marker::PhantomData<S>,
 }
 
@@ -194,7 +194,7 @@ impl<S: Scalar, J: Joint<S>, const N: usize> DirectSamplingContext<S, J, N> {
             // Every byte of a new context is 0 (`UNKNOWN`, `NO_RUN`, `None`, zero cursors, and
             // `BLEND_ZERO` as the placeholder rest pose): it costs no initialiser in flash.
             plans: [Plan::unknown(J::BLEND_ZERO); N],
-            planned: false,
+            planned: 0,
             _scalar: core::marker::PhantomData,
         }
     }
@@ -202,11 +202,8 @@ impl<S: Scalar, J: Joint<S>, const N: usize> DirectSamplingContext<S, J, N> {
     /// Forgets the layouts and rest poses, and resets the cursors.
     pub fn invalidate(&mut self) {
         self.keys = None;
-        self.planned = false;
+        self.planned = 0;
         self.plain.invalidate();
-        for plan in &mut self.plans {
-            plan.kind = UNKNOWN;
-        }
     }
 
     /// The number of bones it has room for (`N`).
@@ -255,21 +252,16 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for DirectSampl
         // Slices of one length: a plain counted loop.
         let n = bones.min(N).min(output.len());
         let (Some(output), Some(plans)) = (output.get_mut(..n), self.plans.get_mut(..n)) else { return };
-        if !self.planned {
-            // What the source says of each bone, once per clip (and skeleton).
-            for (i, plan) in plans.iter_mut().enumerate() {
-                if plan.kind == UNKNOWN {
-                    *plan = plan_of(job, i);
-                }
+        if self.planned < n {
+            // What the source says of each bone, once per clip (and skeleton): every plan of the
+            // bones sampled is made before the loop below.
+            for (i, plan) in plans.iter_mut().enumerate().skip(self.planned) {
+                *plan = plan_of(job, i);
             }
-            self.planned = plans.len() == N;
+            self.planned = n;
         }
         let mut i = 0;
         while let (Some(out), Some(plan)) = (output.get_mut(i), plans.get_mut(i)) {
-            if plan.kind == UNKNOWN {
-                // (Only when `n` grew since the plans were made.)
-                *plan = plan_of(job, i);
-            }
             let kind = plan.kind;
             if lod && job.above_lod(i) {
                 // The skeleton's rest pose (the plan's has the single-key channels' values).
