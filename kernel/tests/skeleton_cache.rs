@@ -395,8 +395,7 @@ fn memory_per_bone() {
 /// root motion and events as with plain ones, through play, updates, a crossfade, a seek, reverse
 /// playback and a restart; a blend space and a one-shot likewise.
 fn players_with_cached_contexts<S: Scalar>() {
-    use ossicle::event::EventQueue;
-    use ossicle::skeleton::{AnimPlayer, BlendSpace1D, BlendSpacePlayer, OneShot, Rig, RootMotionSettings, SkelEvent};
+    use ossicle::skeleton::{AnimPlayer, BlendSpace1D, BlendSpacePlayer, OneShot, Rig};
     type T3<S> = Transform3<S>;
     type Cached<S> = CachedSamplingContext<S, T3<S>, 5>;
     let a = channels_3d::<S>();
@@ -413,45 +412,11 @@ fn players_with_cached_contexts<S: Scalar>() {
     let rest = rest_3d::<S>();
     let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
     let rig = Rig::new(&skeleton, &clips);
-    let root = Some(RootMotionSettings { bone: 0, remove: true });
-
-    let mut plain: AnimPlayer<S, T3<S>, 5> = AnimPlayer::new(1);
-    let mut cached: AnimPlayer<S, T3<S>, 5, Cached<S>> = AnimPlayer::new(1);
-    let (mut qa, mut qb): (EventQueue<64, SkelEvent<S>>, EventQueue<64, SkelEvent<S>>) =
-        (EventQueue::new(), EventQueue::new());
-    let (mut pa, mut pb) = ([T3::<S>::IDENTITY; 5], [T3::<S>::IDENTITY; 5]);
-    plain.set_root_motion(root);
-    cached.set_root_motion(root);
-    plain.play(&clips, 0).unwrap();
-    cached.play(&clips, 0).unwrap();
-    let dt = S::from_ratio(1, 60);
-    for frame in 0..400 {
-        match frame {
-            90 => {
-                plain.crossfade(&clips, 1, S::HALF).unwrap();
-                cached.crossfade(&clips, 1, S::HALF).unwrap();
-            }
-            200 => {
-                plain.seek(&clips, S::from_f64(0.7)).unwrap();
-                cached.seek(&clips, S::from_f64(0.7)).unwrap();
-            }
-            250 => {
-                plain.set_speed(S::from_f64(-1.5));
-                cached.set_speed(S::from_f64(-1.5));
-            }
-            320 => {
-                plain.play(&clips, 0).unwrap();
-                cached.play(&clips, 0).unwrap();
-            }
-            _ => {}
-        }
-        let ma = plain.update(&rig, dt, &mut qa).unwrap();
-        let mb = cached.update(&rig, dt, &mut qb).unwrap();
-        assert_eq!(ma, mb, "motion at frame {frame}");
-        plain.evaluate(&rig, &mut pa).unwrap();
-        cached.evaluate(&rig, &mut pb).unwrap();
+    let (mut qa, mut qb) = player_script::<S, _, _, Cached<S>, 5>(&rig, &clips, |frame, pa, pb| {
         assert_eq!(pa, pb, "pose at frame {frame}");
-    }
+    });
+    let dt = S::from_ratio(1, 60);
+    let (mut pa, mut pb) = ([T3::<S>::IDENTITY; 5], [T3::<S>::IDENTITY; 5]);
     let (mut na, mut nb) = (0, 0);
     while let (Some(x), Some(y)) = (qa.pop(), qb.pop()) {
         assert_eq!(x, y);

@@ -555,8 +555,7 @@ fn memory_per_bone() {
 /// `AnimPlayer` with a direct context: the same poses (bit for bit) and root motion as with a plain
 /// one, on two blob clips, through play, a crossfade, a seek, reverse playback and a restart.
 fn player_with_direct_context<S: Scalar>() {
-    use ossicle::event::EventQueue;
-    use ossicle::skeleton::{AnimPlayer, Rig, RootMotionSettings, SkelEvent};
+    use ossicle::skeleton::Rig;
     type T3<S> = Transform3<S>;
     let chans_a = bones_3d::<S>();
     let mut chans_b = bones_3d::<S>();
@@ -572,44 +571,9 @@ fn player_with_direct_context<S: Scalar>() {
     let rest = rest_of::<S, T3<S>>(n);
     let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
     let rig = Rig::new(&skeleton, &clips);
-    let root = Some(RootMotionSettings { bone: 0, remove: true });
-    let mut plain: AnimPlayer<S, T3<S>, 16> = AnimPlayer::new(1);
-    let mut direct: AnimPlayer<S, T3<S>, 16, Direct<S, T3<S>>> = AnimPlayer::new(1);
-    let (mut qa, mut qb): (EventQueue<64, SkelEvent<S>>, EventQueue<64, SkelEvent<S>>) =
-        (EventQueue::new(), EventQueue::new());
-    let (mut pa, mut pb) = (vec![T3::<S>::IDENTITY; 16], vec![T3::<S>::IDENTITY; 16]);
-    plain.set_root_motion(root);
-    direct.set_root_motion(root);
-    plain.play(&clips, 0).unwrap();
-    direct.play(&clips, 0).unwrap();
-    let dt = S::from_ratio(1, 60);
-    for frame in 0..400 {
-        match frame {
-            90 => {
-                plain.crossfade(&clips, 1, S::HALF).unwrap();
-                direct.crossfade(&clips, 1, S::HALF).unwrap();
-            }
-            200 => {
-                plain.seek(&clips, S::from_f64(0.7)).unwrap();
-                direct.seek(&clips, S::from_f64(0.7)).unwrap();
-            }
-            250 => {
-                plain.set_speed(S::from_f64(-1.5));
-                direct.set_speed(S::from_f64(-1.5));
-            }
-            320 => {
-                plain.play(&clips, 0).unwrap();
-                direct.play(&clips, 0).unwrap();
-            }
-            _ => {}
-        }
-        let ma = plain.update(&rig, dt, &mut qa).unwrap();
-        let mb = direct.update(&rig, dt, &mut qb).unwrap();
-        assert_eq!(ma, mb, "motion at frame {frame}");
-        plain.evaluate(&rig, &mut pa).unwrap();
-        direct.evaluate(&rig, &mut pb).unwrap();
-        same_bits(f64::from(frame), "player frame", &pa, &pb);
-    }
+    player_script::<S, _, _, Direct<S, T3<S>>, 16>(&rig, &clips, |frame, pa, pb| {
+        same_bits(f64::from(frame), "player frame", &pa[..n], &pb[..n]);
+    });
 }
 
 #[test]

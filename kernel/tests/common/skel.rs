@@ -331,3 +331,65 @@ pub fn against_plain<S: Scalar, J: Joint<S>, C: SkelClipSource<S>, X: SamplingSt
         check(t, &a, &b);
     }
 }
+
+/// The player script both context tests run: an `AnimPlayer` with a plain context and one with
+/// context `X` (room for `N` bones) on `rig`'s two clips, through play, updates at 60 Hz, a
+/// crossfade, a seek, reverse playback and a restart, with root motion on bone 0. Every update's
+/// root motion must be equal; `check(frame, plain, other)` gets the two poses of each frame.
+/// Returns both event queues.
+#[allow(clippy::type_complexity)]
+pub fn player_script<S, K, C, X, const N: usize>(
+    rig: &ossicle::skeleton::Rig<'_, K, C>,
+    clips: &[C],
+    mut check: impl FnMut(i32, &[Transform3<S>], &[Transform3<S>]),
+) -> (
+    ossicle::event::EventQueue<64, ossicle::skeleton::SkelEvent<S>>,
+    ossicle::event::EventQueue<64, ossicle::skeleton::SkelEvent<S>>,
+)
+where
+    S: Scalar,
+    K: ossicle::skeleton::SkeletonSource<S, Transform3<S>>,
+    C: SkelClipSource<S>,
+    X: SamplingState<S, Transform3<S>>,
+{
+    use ossicle::event::EventQueue;
+    use ossicle::skeleton::{AnimPlayer, RootMotionSettings};
+    let root = Some(RootMotionSettings { bone: 0, remove: true });
+    let mut plain: AnimPlayer<S, Transform3<S>, N> = AnimPlayer::new(1);
+    let mut other: AnimPlayer<S, Transform3<S>, N, X> = AnimPlayer::new(1);
+    let (mut qa, mut qb) = (EventQueue::new(), EventQueue::new());
+    let (mut pa, mut pb) = (vec![Transform3::<S>::IDENTITY; N], vec![Transform3::<S>::IDENTITY; N]);
+    plain.set_root_motion(root);
+    other.set_root_motion(root);
+    plain.play(clips, 0).unwrap();
+    other.play(clips, 0).unwrap();
+    let dt = S::from_ratio(1, 60);
+    for frame in 0..400 {
+        match frame {
+            90 => {
+                plain.crossfade(clips, 1, S::HALF).unwrap();
+                other.crossfade(clips, 1, S::HALF).unwrap();
+            }
+            200 => {
+                plain.seek(clips, S::from_f64(0.7)).unwrap();
+                other.seek(clips, S::from_f64(0.7)).unwrap();
+            }
+            250 => {
+                plain.set_speed(S::from_f64(-1.5));
+                other.set_speed(S::from_f64(-1.5));
+            }
+            320 => {
+                plain.play(clips, 0).unwrap();
+                other.play(clips, 0).unwrap();
+            }
+            _ => {}
+        }
+        let ma = plain.update(rig, dt, &mut qa).unwrap();
+        let mb = other.update(rig, dt, &mut qb).unwrap();
+        assert_eq!(ma, mb, "motion at frame {frame}");
+        plain.evaluate(rig, &mut pa).unwrap();
+        other.evaluate(rig, &mut pb).unwrap();
+        check(frame, &pa, &pb);
+    }
+    (qa, qb)
+}
