@@ -7,8 +7,9 @@ use core::cell::Cell;
 
 use ossicle::math::{Transform2, Transform3, Vec3};
 use ossicle::skeleton::{
-    BoneHandle, ChannelData, ChannelKind, Dimension, DirectBone, DirectSamplingContext, DirectTimes, Interpolation,
-    Joint, RotationInterp, SamplingContext, SamplingJob, SkelClipSource, SliceSkelClip, SliceSkeleton, SliceTrack,
+    BoneHandle, CachedSamplingContext, ChannelData, ChannelKind, Dimension, DirectBone, DirectSamplingContext,
+    DirectTimes, Interpolation, Joint, RotationInterp, SamplingContext, SamplingJob, SkelClipSource, SliceSkelClip,
+    SliceSkeleton, SliceTrack,
 };
 use ossicle::{Scalar, Q16};
 
@@ -657,6 +658,15 @@ fn rotation_rows<S: Scalar, J: Joint<S>>(dim: Dimension) {
             against_plain::<S, J, _, Direct<S, J>>(&skeleton, &blob, rotation, lod, &ts, |t, a, b| {
                 same_bits(t, &what, a, b)
             });
+            // The cached context's straight path for such bones, likewise.
+            against_plain::<S, J, _, CachedSamplingContext<S, J, 16>>(
+                &skeleton,
+                &blob,
+                rotation,
+                lod,
+                &ts,
+                |t, a, b| same_bits(t, &format!("{what} (cached)"), a, b),
+            );
         }
     }
 }

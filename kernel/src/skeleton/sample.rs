@@ -368,6 +368,9 @@ enum Shape {
     Lerp,
     /// Three [`Span::Missing`] channels: the rest pose (a bone the clip does not animate).
     Rest,
+    /// A [`Span::Lerp`] rotation, translation and scale [`Span::Missing`]: the rest pose with the
+    /// rotation interpolated (the usual animated bone of a blob that leaves out rest channels).
+    Rotation,
 }
 
 /// One bone's cached key pairs: the values at the start (`a`) and end (`b`) of each channel's
@@ -404,6 +407,7 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
         match self.spans {
             [Span::Lerp, Span::Lerp, Span::Lerp] if l0 == l1 && l0 == l2 && h0 == h1 && h0 == h2 => Shape::Lerp,
             [Span::Missing, Span::Missing, Span::Missing] => Shape::Rest,
+            [Span::Missing, Span::Lerp, Span::Missing] => Shape::Rotation,
             _ => Shape::Mixed,
         }
     }
@@ -592,6 +596,35 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for CachedSampl
                     // What `fill_missing` makes of three missing channels.
                     *out = channels_of(&job.skeleton.rest(i));
                     continue;
+                }
+                Shape::Rotation => {
+                    let kind = ChannelKind::Rotation;
+                    let (lo, hi) = (entry.lo[1], entry.hi[1]);
+                    let mut hit = lo <= t && t < hi;
+                    if !hit && hi <= t {
+                        // Forward playback into the next bracket (as `Shape::Lerp` does).
+                        hit = step_key(job.clip, i, kind, t, cr, entry, &mut memo);
+                        if !hit {
+                            entry.shape = Shape::Mixed;
+                        }
+                    }
+                    if hit {
+                        let (lo, hi) = (entry.lo[1], entry.hi[1]);
+                        memo.hint = *cr as usize;
+                        let (a, b) = (entry.a.channel_values(kind), entry.b.channel_values(kind));
+                        let r = if t == lo {
+                            a
+                        } else if slerp {
+                            J::interpolate_rotation(a, b, memo.u(t, lo, hi), true)
+                        } else {
+                            J::interpolate_rotation(a, b, memo.u(t, lo, hi), false)
+                        };
+                        // What `fill_missing` makes of the missing translation and scale.
+                        let mut joint = channels_of(&job.skeleton.rest(i));
+                        joint.set_channel_values(kind, r);
+                        *out = joint;
+                        continue;
+                    }
                 }
                 Shape::Mixed => {}
             }
