@@ -351,16 +351,10 @@ where
     X: SamplingState<S, Transform3<S>>,
 {
     let times: Vec<S> = xorshift_times(clip.duration().to_f64()).into_iter().map(S::from_f64).collect();
-    g.bench_function(name, |b| {
-        let mut ctx = context();
-        let mut out = [Transform3::<S>::IDENTITY; BONES];
-        let mut i = 0usize;
-        b.iter(|| {
-            let time = times[i & 1023];
-            i = i.wrapping_add(1);
-            let job = SamplingJob { skeleton: skel, clip, time, rotation: RotationInterp::Nlerp, lod: u8::MAX };
-            let _ = black_box(job.run(&mut *ctx, &mut out));
-        })
+    let mut i = 0usize;
+    bench_sampling(g, name, skel, clip, context, || {
+        i = i.wrapping_add(1);
+        times[(i - 1) & 1023]
     });
 }
 
@@ -371,16 +365,36 @@ where
     C: SkelClipSource<S>,
     X: SamplingState<S, Transform3<S>>,
 {
-    let dt = S::from_ratio(1, 60);
-    let duration = clip.duration();
+    let (dt, duration) = (S::from_ratio(1, 60), clip.duration());
+    let mut t = S::ZERO;
+    bench_sampling(g, name, skel, clip, context, || {
+        let now = t;
+        t = advance(t, dt, duration);
+        now
+    });
+}
+
+/// One `SamplingJob::run` per iteration at the time `next_time` gives, one persistent context made
+/// by `context` (the loop of [`bench_fwd`] and [`bench_seek`]).
+fn bench_sampling<S: Scalar, K, C, X>(
+    g: &mut Group<'_>,
+    name: &str,
+    skel: &K,
+    clip: &C,
+    context: impl Fn() -> Box<X>,
+    mut next_time: impl FnMut() -> S,
+) where
+    K: SkeletonSource<S, Transform3<S>>,
+    C: SkelClipSource<S>,
+    X: SamplingState<S, Transform3<S>>,
+{
     g.bench_function(name, |b| {
         let mut ctx = context();
         let mut out = [Transform3::<S>::IDENTITY; BONES];
-        let mut t = S::ZERO;
         b.iter(|| {
-            let job = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX };
+            let time = next_time();
+            let job = SamplingJob { skeleton: skel, clip, time, rotation: RotationInterp::Nlerp, lod: u8::MAX };
             let _ = black_box(job.run(&mut *ctx, &mut out));
-            t = advance(t, dt, duration);
         })
     });
 }

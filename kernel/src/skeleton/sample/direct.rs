@@ -126,8 +126,8 @@ where
 {
     let mut rest = job.skeleton.rest(i);
     let channels = Plan { kind: CHANNELS, ..Plan::unknown(rest) };
-    let Some(d) = job.clip.direct_bone(i, WIDTHS.map(|kind| width::<S, J>(kind))) else { return channels };
-    for kind in WIDTHS {
+    let Some(d) = job.clip.direct_bone(i, J::WIDTHS) else { return channels };
+    for kind in ChannelKind::ALL {
         if d.constant & (1 << kind.index()) != 0 {
             // A single key: its value at every time (as `sample_channel` reads it), kept with the
             // rest pose.
@@ -333,9 +333,6 @@ where
     }
     i
 }
-
-/// The channel kinds in order (for the widths a source is asked about).
-const WIDTHS: [ChannelKind; 3] = [ChannelKind::Translation, ChannelKind::Rotation, ChannelKind::Scale];
 
 /// No run (what `Run::id` starts as: no plan has it, its key count being 0).
 const NO_RUN: u64 = 0;
