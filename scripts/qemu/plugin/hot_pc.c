@@ -9,25 +9,15 @@
  *   gcc -O2 -shared -fPIC -o hot_pc.so hot_pc.c
  *   qemu-system-arm ... -plugin ./hot_pc.so,start=0x1234,stop=0x1240,window=3 -d plugin -D pc.log
  *
- * Addresses up to 2 MiB are counted (the QEMU boards' flash). Like insn_count.c, the few API
- * functions used are declared here (Debian ships no qemu-plugin.h).
+ * Addresses up to 2 MiB are counted (the QEMU boards' flash). Debian ships no qemu-plugin.h: the
+ * few API functions used are declared in qemu_plugin_api.h.
  */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-typedef uint64_t qemu_plugin_id_t;
-struct qemu_plugin_tb; struct qemu_plugin_insn;
-enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS };
-typedef void (*tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
-typedef void (*udata_cb_t)(unsigned int vcpu_index, void *userdata);
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, tb_trans_cb_t cb);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
-uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
-void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, udata_cb_t cb, enum qemu_plugin_cb_flags flags, void *userdata);
-void qemu_plugin_outs(const char *string);
+#include "qemu_plugin_api.h"
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 #define N (1<<20)
 static uint64_t counts[N];

@@ -8,7 +8,8 @@
  *   qemu-system-arm ... -plugin ./insn_count.so,start=0x1234,stop=0x1240 -d plugin -D plugin.log
  *
  * The addresses are those of the marker functions (`nm ELF | grep bench_start`); the Thumb bit is
- * ignored. Debian ships no qemu-plugin.h, so the few API functions used are declared here.
+ * ignored. Debian ships no qemu-plugin.h: the few API functions used are declared in
+ * qemu_plugin_api.h.
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -16,23 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef uint64_t qemu_plugin_id_t;
-struct qemu_plugin_tb;
-struct qemu_plugin_insn;
-enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS };
-enum qemu_plugin_op { QEMU_PLUGIN_INLINE_ADD_U64 };
-typedef void (*tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
-typedef void (*udata_cb_t)(unsigned int vcpu_index, void *userdata);
-
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, tb_trans_cb_t cb);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
-uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
-void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, udata_cb_t cb,
-                                            enum qemu_plugin_cb_flags flags, void *userdata);
-void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, enum qemu_plugin_op op,
-                                                void *ptr, uint64_t imm);
-void qemu_plugin_outs(const char *string);
+#include "qemu_plugin_api.h"
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
