@@ -24,6 +24,13 @@
 //!   `frame` with `DirectSamplingContext`s (each bone's key layout and rest pose kept; one bracket
 //!   search per run of shared key times, key pairs read in place). In-RAM slices have no layout,
 //!   so the RAM rows measure the context's channel-by-channel fallback.
+//! - `frame_soa_direct`: `frame_soa` with `DirectSamplingContext`s.
+//!
+//! With `OSSICLE_SKEL_MIN=FILTERS` in the environment, the rows whose full name contains one of the
+//! comma-separated FILTERS (all rows when empty) are not measured by criterion but timed in short
+//! batches, printing `group/clip/row ns-per-joint` from the fastest batch: the figure to use on a
+//! shared machine, where other processes inflate criterion's means (e.g.
+//! `OSSICLE_SKEL_MIN=f32_blob/Idle/blend2 cargo bench -p ossicle-host --bench skeleton`).
 //!
 //! With `OSSICLE_SKEL_DIGEST=1` in the environment it benchmarks nothing: it prints, per scalar
 //! type, source (RAM, blob) and clip, an FNV-1a digest of the raw bits of every pose the jobs above
@@ -299,35 +306,43 @@ where
         .run(&mut SamplingContext::<BONES>::new(), &mut a);
     let _ = SamplingJob { skeleton: skel, clip: idle, time: S::ZERO, rotation: RotationInterp::Nlerp, lod: u8::MAX }
         .run(&mut SamplingContext::<BONES>::new(), &mut bpose);
-    g.bench_function(format!("{label}/blend2"), |b| {
+    {
         let mut out = [Transform3::<S>::IDENTITY; BONES];
         let layers = [
             BlendLayer { pose: &bpose[..], weight: S::from_ratio(7, 10), mask: None },
             BlendLayer { pose: &a[..], weight: S::from_ratio(3, 10), mask: None },
         ];
         let job = BlendingJob::new(skel, &layers);
-        b.iter(|| black_box(job.run(black_box(&mut out))))
-    });
-    g.bench_function(format!("{label}/l2m"), |b| {
+        row(g, &format!("{label}/blend2"), || {
+            let _ = black_box(job.run(black_box(&mut out)));
+        });
+    }
+    {
         let mut out = [Transform3::<S>::IDENTITY; BONES];
         let job = LocalToModelJob::new(skel);
-        b.iter(|| black_box(job.run(black_box(&a), &mut out)))
-    });
+        row(g, &format!("{label}/l2m"), || {
+            let _ = black_box(job.run(black_box(&a), &mut out));
+        });
+    }
     let (sa, sb) = (packed(&a), packed(&bpose));
-    g.bench_function(format!("{label}/blend2_soa"), |b| {
+    {
         let mut out = [SoaTransform3::<S>::IDENTITY; GROUPS];
         let layers = [
             BlendLayer { pose: &sb[..], weight: S::from_ratio(7, 10), mask: None },
             BlendLayer { pose: &sa[..], weight: S::from_ratio(3, 10), mask: None },
         ];
         let job = SoaBlendingJob::new(skel, &layers);
-        b.iter(|| black_box(job.run(black_box(&mut out))))
-    });
-    g.bench_function(format!("{label}/l2m_soa"), |b| {
+        row(g, &format!("{label}/blend2_soa"), || {
+            let _ = black_box(job.run(black_box(&mut out)));
+        });
+    }
+    {
         let mut out = [Affine3::<S>::IDENTITY; BONES];
         let job = SoaLocalToModelJob::new(skel);
-        b.iter(|| black_box(job.run(black_box(&sa), &mut out)))
-    });
+        row(g, &format!("{label}/l2m_soa"), || {
+            let _ = black_box(job.run(black_box(&sa), &mut out));
+        });
+    }
     bench_frame(g, &format!("{label}/frame"), skel, clip, idle, || Box::new(SamplingContext::<BONES>::new()));
     bench_frame_soa(g, &format!("{label}/frame_soa"), skel, clip, idle, || Box::new(SamplingContext::<BONES>::new()));
     bench_fwd(g, &format!("{label}/sample_fwd_cached"), skel, clip, || {
@@ -340,6 +355,7 @@ where
     bench_fwd(g, &format!("{label}/sample_fwd_direct"), skel, clip, direct);
     bench_seek(g, &format!("{label}/sample_seek_direct"), skel, clip, direct);
     bench_frame(g, &format!("{label}/frame_direct"), skel, clip, idle, direct);
+    bench_frame_soa(g, &format!("{label}/frame_soa_direct"), skel, clip, idle, direct);
 }
 
 /// Sampling at the next of 1,024 pseudo-random times per iteration, one persistent context made
@@ -388,14 +404,12 @@ fn bench_sampling<S: Scalar, K, C, X>(
     C: SkelClipSource<S>,
     X: SamplingState<S, Transform3<S>>,
 {
-    g.bench_function(name, |b| {
-        let mut ctx = context();
-        let mut out = [Transform3::<S>::IDENTITY; BONES];
-        b.iter(|| {
-            let time = next_time();
-            let job = SamplingJob { skeleton: skel, clip, time, rotation: RotationInterp::Nlerp, lod: u8::MAX };
-            let _ = black_box(job.run(&mut *ctx, &mut out));
-        })
+    let mut ctx = context();
+    let mut out = [Transform3::<S>::IDENTITY; BONES];
+    row(g, name, || {
+        let time = next_time();
+        let job = SamplingJob { skeleton: skel, clip, time, rotation: RotationInterp::Nlerp, lod: u8::MAX };
+        let _ = black_box(job.run(&mut *ctx, &mut out));
     });
 }
 
@@ -481,22 +495,20 @@ fn frames<S: Scalar, K, C, X>(
 {
     let dt = S::from_ratio(1, 60);
     let duration = clip.duration();
-    g.bench_function(name, |b| {
-        let mut ctx_a = context();
-        let mut ctx_b = context();
-        let mut pa = [Transform3::<S>::IDENTITY; BONES];
-        let mut pb = [Transform3::<S>::IDENTITY; BONES];
-        let idle_duration = idle.duration();
-        let (mut t, mut ti) = (S::ZERO, S::ZERO);
-        b.iter(|| {
-            let _ = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX }
-                .run(&mut *ctx_a, &mut pa);
-            let _ = SamplingJob { skeleton: skel, clip: idle, time: ti, rotation: RotationInterp::Nlerp, lod: u8::MAX }
-                .run(&mut *ctx_b, &mut pb);
-            rest(&pa, &pb);
-            t = advance(t, dt, duration);
-            ti = advance(ti, dt, idle_duration);
-        })
+    let mut ctx_a = context();
+    let mut ctx_b = context();
+    let mut pa = [Transform3::<S>::IDENTITY; BONES];
+    let mut pb = [Transform3::<S>::IDENTITY; BONES];
+    let idle_duration = idle.duration();
+    let (mut t, mut ti) = (S::ZERO, S::ZERO);
+    row(g, name, || {
+        let _ = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX }
+            .run(&mut *ctx_a, &mut pa);
+        let _ = SamplingJob { skeleton: skel, clip: idle, time: ti, rotation: RotationInterp::Nlerp, lod: u8::MAX }
+            .run(&mut *ctx_b, &mut pb);
+        rest(&pa, &pb);
+        t = advance(t, dt, duration);
+        ti = advance(ti, dt, idle_duration);
     });
 }
 
@@ -533,6 +545,7 @@ fn ram<S: Scalar>(c: &mut Criterion, ty: &str) {
     let idle = SliceSkelClip { duration: idle_ram.duration, looping: true, tracks: &idle_tracks, events: &[] };
     let skel = SliceSkeleton::new(&idle_ram.parents, &idle_ram.rest).expect("skeleton");
     let mut g = c.benchmark_group(format!("{ty}_ram"));
+    set_group(&format!("{ty}_ram"));
     g.measurement_time(Duration::from_secs(1)).warm_up_time(Duration::from_millis(300));
     for name in ["Idle", "Jumping", "SlowRun"] {
         let (s, clip_ir) = load(name);
@@ -572,12 +585,62 @@ fn blob<S: Scalar>(c: &mut Criterion, ty: &str, encoding: ScalarEncoding) {
     let skel = asset.skeleton_named("Idle").expect("skeleton");
     let idle = asset.skel_clip_named("Idle").expect("Idle");
     let mut g = c.benchmark_group(format!("{ty}_blob"));
+    set_group(&format!("{ty}_blob"));
     g.measurement_time(Duration::from_secs(1)).warm_up_time(Duration::from_millis(300));
     for name in ["Idle", "Jumping", "SlowRun"] {
         let clip = asset.skel_clip_named(name).expect("clip");
         run_clip::<S, _, _>(&mut g, name, &skel, &clip, &idle);
     }
     g.finish();
+}
+
+thread_local! {
+    /// The name of the group whose rows are being run (for the rows' full names in min mode).
+    static GROUP: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+fn set_group(name: &str) {
+    GROUP.with(|g| *g.borrow_mut() = name.to_owned());
+}
+
+/// With `OSSICLE_SKEL_MIN` set: its comma-separated filters (a row runs when its full name,
+/// `group/clip/row`, contains one of them; an empty value runs every row).
+fn min_mode() -> Option<Vec<String>> {
+    let v = std::env::var("OSSICLE_SKEL_MIN").ok()?;
+    Some(v.split(',').filter(|f| !f.is_empty()).map(str::to_owned).collect())
+}
+
+/// One bench row: `f` is one iteration (one whole skeleton). Normally measured by criterion; in
+/// min mode (`OSSICLE_SKEL_MIN`, see the module docs) timed here in batches of about 20 µs for
+/// about a second after a warm-up, printing the fastest batch's time per iteration / 70 (ns per
+/// joint). Preemption by other processes only makes batches slower, so on a busy machine the
+/// minimum is far steadier than criterion's mean (which is what decides an A/B there).
+fn row(g: &mut Group<'_>, name: &str, mut f: impl FnMut()) {
+    let Some(filters) = min_mode() else {
+        g.bench_function(name, |b| b.iter(&mut f));
+        return;
+    };
+    let full = format!("{}/{name}", GROUP.with(|g| g.borrow().clone()));
+    if !filters.is_empty() && !filters.iter().any(|x| full.contains(x.as_str())) {
+        return;
+    }
+    let start = std::time::Instant::now();
+    let mut calls = 0u64;
+    while start.elapsed() < Duration::from_millis(200) {
+        f();
+        calls += 1;
+    }
+    // Calls per 20 µs (the warm-up ran 200 ms).
+    let per_batch = (calls / 10_000).max(1);
+    let (mut best, run) = (f64::MAX, std::time::Instant::now());
+    while run.elapsed() < Duration::from_secs(1) {
+        let t = std::time::Instant::now();
+        for _ in 0..per_batch {
+            f();
+        }
+        best = best.min(t.elapsed().as_nanos() as f64 / per_batch as f64);
+    }
+    println!("{full} {:.2}", best / BONES as f64);
 }
 
 fn main() {

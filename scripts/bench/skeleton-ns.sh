@@ -16,7 +16,7 @@ fi
 median() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["median"]["point_estimate"])' "$1"; }
 printf '| clip | job | f32 RAM | f32 blob | Q16.16 RAM | Q16.16 blob |\n|---|---|---:|---:|---:|---:|\n'
 for clip in Idle Jumping SlowRun; do
-    for job in sample_fwd sample_fwd_cached sample_fwd_direct sample_seek sample_seek_direct blend2 blend2_soa l2m l2m_soa frame frame_soa frame_cached frame_direct; do
+    for job in sample_fwd sample_fwd_cached sample_fwd_direct sample_seek sample_seek_direct blend2 blend2_soa l2m l2m_soa frame frame_soa frame_cached frame_direct frame_soa_direct; do
         row="| $clip | $job"
         for g in f32_ram f32_blob q16_ram q16_blob; do
             f="$TARGET/criterion/$g/$clip/$job/new/estimates.json"
