@@ -413,6 +413,20 @@ fn pack_and_unpack() {
     assert_eq!(soa_count(0), 0);
     assert_eq!(soa_count(8), 2);
     assert_eq!(soa_count(9), 3);
+
+    // Every length around whole groups: bone i in lane i % 4 of group i / 4, identity padding,
+    // groups past the last untouched.
+    for n in 0..=9 {
+        let p = pose::<f32>(&mut rng, n, false);
+        let marker = SoaTransform3::splat(p.first().copied().unwrap_or(Transform3::IDENTITY));
+        let mut groups = vec![marker; soa_count(n) + 1];
+        SoaTransform3::pack(&p, &mut groups).unwrap();
+        for i in 0..soa_count(n) * 4 {
+            let want = p.get(i).copied().unwrap_or(Transform3::IDENTITY);
+            assert_eq!(groups[i / 4].joint(i % 4), Some(want), "length {n}, bone {i}");
+        }
+        assert_eq!(groups[soa_count(n)], marker, "length {n}: the group past the last");
+    }
 }
 
 #[test]

@@ -111,6 +111,7 @@ impl<'a> BlobSkeleton<'a> {
         S::ENCODING == self.section.encoding() && self.section.dimension() == dimension
     }
 
+    #[inline]
     fn parent_of(&self, i: usize) -> Option<usize> {
         match self.section.parent_field(i) {
             Some(p) if p != ossicle_format::skeleton::NO_PARENT => Some(usize::from(p)),
@@ -127,6 +128,7 @@ impl<'a> BlobSkeleton<'a> {
         }
     }
 
+    #[inline]
     fn lod_of(&self, i: usize) -> u8 {
         self.section.bone(i).map_or(0, |b| b.lod)
     }

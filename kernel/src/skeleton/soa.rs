@@ -233,12 +233,28 @@ impl<S: Scalar> SoaTransform3<S> {
     }
 
     /// Four joints, joint `l` in lane `l`.
+    #[inline]
     pub fn from_joints(joints: [Transform3<S>; 4]) -> Self {
-        let mut out = Self::IDENTITY;
-        for (l, j) in joints.into_iter().enumerate() {
-            out.set_joint(l, j);
+        // Written out component by component (a 4×4 transpose per group of components), which
+        // the compiler turns into a few shuffles.
+        let [a, b, c, d] = joints;
+        let (ta, tb, tc, td) = (a.translation, b.translation, c.translation, d.translation);
+        let (ra, rb, rc, rd) = (a.rotation, b.rotation, c.rotation, d.rotation);
+        let (sa, sb, sc, sd) = (a.scale, b.scale, c.scale, d.scale);
+        Self {
+            translation: SoaVec3 {
+                x: [ta.x, tb.x, tc.x, td.x],
+                y: [ta.y, tb.y, tc.y, td.y],
+                z: [ta.z, tb.z, tc.z, td.z],
+            },
+            rotation: SoaQuat {
+                x: [ra.x, rb.x, rc.x, rd.x],
+                y: [ra.y, rb.y, rc.y, rd.y],
+                z: [ra.z, rb.z, rc.z, rd.z],
+                w: [ra.w, rb.w, rc.w, rd.w],
+            },
+            scale: SoaVec3 { x: [sa.x, sb.x, sc.x, sd.x], y: [sa.y, sb.y, sc.y, sd.y], z: [sa.z, sb.z, sc.z, sd.z] },
         }
-        out
     }
 
     /// The four joints.
@@ -284,9 +300,18 @@ impl<S: Scalar> SoaTransform3<S> {
         if out.len() < needed {
             return Err(JobError::OutputTooSmall { needed, got: out.len() });
         }
-        for (group, chunk) in out.iter_mut().zip(joints.chunks(4)) {
+        let full = joints.chunks_exact(4);
+        let tail = full.remainder();
+        let mut groups = out.iter_mut();
+        // `full` first: zip asks it first, so `groups` is not advanced past the last full chunk.
+        for (chunk, group) in full.zip(groups.by_ref()) {
+            if let [a, b, c, d] = *chunk {
+                *group = Self::from_joints([a, b, c, d]);
+            }
+        }
+        if let (Some(group), false) = (groups.next(), tail.is_empty()) {
             let mut four = [Transform3::IDENTITY; 4];
-            for (f, j) in four.iter_mut().zip(chunk) {
+            for (f, j) in four.iter_mut().zip(tail) {
                 *f = *j;
             }
             *group = Self::from_joints(four);
