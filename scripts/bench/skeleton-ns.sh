@@ -4,19 +4,37 @@
 #
 #   scripts/bench/skeleton-ns.sh            # runs the bench, prints a Markdown table
 #   scripts/bench/skeleton-ns.sh --no-run   # only prints the table from the last run
+#   scripts/bench/skeleton-ns.sh --min      # the bench's min mode (OSSICLE_SKEL_MIN): each row's
+#                                           # fastest 20 µs batch, steady on a busy machine
 #
 # Needs the fixtures (../shared/fixtures or OSSICLE_FIXTURES). ns/joint = criterion's median per
-# iteration (one whole skeleton) / 70.
+# iteration (one whole skeleton) / 70, or with --min the fastest batch's time per iteration / 70.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+JOBS="sample_fwd sample_fwd_cached sample_fwd_direct sample_seek sample_seek_direct blend2 blend2_soa l2m l2m_soa frame frame_soa frame_cached frame_direct frame_soa_direct"
+if [[ "${1:-}" == "--min" ]]; then
+    out=$(cd "$ROOT" && OSSICLE_SKEL_MIN= cargo bench -p ossicle-host --bench skeleton 2>/dev/null | grep -E '^(f32|q16)_(ram|blob)/')
+    printf '| clip | job | f32 RAM | f32 blob | Q16.16 RAM | Q16.16 blob |\n|---|---|---:|---:|---:|---:|\n'
+    for clip in Idle Jumping SlowRun; do
+        for job in $JOBS; do
+            row="| $clip | $job"
+            for g in f32_ram f32_blob q16_ram q16_blob; do
+                v=$(awk -v n="$g/$clip/$job" '$1 == n {printf "%.1f", $2}' <<<"$out")
+                row="$row | ${v:-–}"
+            done
+            echo "$row |"
+        done
+    done
+    exit 0
+fi
 if [[ "${1:-}" != "--no-run" ]]; then
     (cd "$ROOT" && cargo bench -p ossicle-host --bench skeleton -- --measurement-time 2 --warm-up-time 0.5 >/dev/null)
 fi
 median() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["median"]["point_estimate"])' "$1"; }
 printf '| clip | job | f32 RAM | f32 blob | Q16.16 RAM | Q16.16 blob |\n|---|---|---:|---:|---:|---:|\n'
 for clip in Idle Jumping SlowRun; do
-    for job in sample_fwd sample_fwd_cached sample_fwd_direct sample_seek sample_seek_direct blend2 blend2_soa l2m l2m_soa frame frame_soa frame_cached frame_direct frame_soa_direct; do
+    for job in $JOBS; do
         row="| $clip | $job"
         for g in f32_ram f32_blob q16_ram q16_blob; do
             f="$TARGET/criterion/$g/$clip/$job/new/estimates.json"
