@@ -803,13 +803,16 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
                 }
                 m = SoaAffine3::from_transforms(&group).entries();
             }
-            let parent = match self.skeleton.parent(i) {
-                Some(p) if KEEP_PREVIOUS && p.wrapping_add(1) == i => prev,
-                Some(p) => match output.get(p) {
+            // Bone i's parent, or usize::MAX for a root (no branch). A root at bone 0 passes for
+            // a child of "bone −1" and takes `prev`, which is then `root` (`from` is 0).
+            let p = self.skeleton.parent(i).unwrap_or(usize::MAX);
+            let parent = if KEEP_PREVIOUS && p.wrapping_add(1) == i {
+                prev
+            } else {
+                match output.get(p) {
                     Some(m) => cols(m),
                     None => root,
-                },
-                None => root,
+                }
             };
             let e = |k: usize| m.get(k).and_then(|v| v.get(l)).copied().unwrap_or(S::ZERO);
             let model = [
