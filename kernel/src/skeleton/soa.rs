@@ -776,10 +776,18 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
         Ok(())
     }
 
-    /// One pass over the bones: at the first bone of each group (and at `from`), the local
-    /// transforms of its four bones to matrices at once; then each bone's local matrix multiplied
-    /// by its parent's model matrix (parents come before their children, so every parent's model
-    /// matrix is known by then).
+    /// One pass over the bones, in order (parents come before their children, so every
+    /// parent's model matrix is known by then):
+    ///
+    /// - at the first bone of each group (and at `from`), the group's four local transforms to
+    ///   matrices at once ([`SoaAffine3::from_transforms`]) into `m`, which the bones read by
+    ///   lane index (a lane known only at run time keeps `m` an array, so that the compiler
+    ///   computes it four lanes at a time instead of redoing it bone by bone in scalars);
+    /// - then the bone's model matrix as four padded columns ([`column`]), its parent's taken
+    ///   from `prev` (the bone before it), from `ring` (one of the last [`RING`] bones computed)
+    ///   or from `output`;
+    /// - the matrix goes to `ring` first (four-number stores, so the columns stay whole vectors),
+    ///   then to `output`.
     #[inline(always)]
     fn compose<const LOD: bool>(&self, local: &[SoaTransform3<S>], output: &mut [Affine3<S>]) {
         let to = output.len();
@@ -789,6 +797,8 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
             None => root,
         };
         let mut m = [[S::ZERO; 4]; 12];
+        // The model matrices of the last RING bones computed, bone q in slot q % RING.
+        let mut ring = [[[S::ZERO; 4]; 4]; RING];
         for i in self.from..to {
             let l = i % 4;
             if l == 0 || i == self.from {
@@ -809,7 +819,11 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
             let parent = if KEEP_PREVIOUS && p.wrapping_add(1) == i {
                 prev
             } else {
+                // Slot p % RING still holds bone p if p was computed in this run and fewer than
+                // RING bones since.
+                let in_ring = p >= self.from && i.wrapping_sub(p) <= RING;
                 match output.get(p) {
+                    Some(_) if in_ring => ring.get(p % RING).copied().unwrap_or(root),
                     Some(m) => cols(m),
                     None => root,
                 }
@@ -821,6 +835,9 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
                 column(&parent, [e(6), e(7), e(8)], None),
                 column(&parent, [e(9), e(10), e(11)], Some(&parent[3])),
             ];
+            if let Some(r) = ring.get_mut(i % RING) {
+                *r = model;
+            }
             if let Some(o) = output.get_mut(i) {
                 *o = uncols(&model);
             }
@@ -828,6 +845,10 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
         }
     }
 }
+
+/// How many of the last model matrices [`SoaLocalToModelJob`] keeps as [`Cols`] on the stack
+/// (1 KB in f32), for the parents that are not the bone before their child.
+const RING: usize = 16;
 
 /// A matrix as four columns of four numbers, the fourth of each unused (0 when read from an
 /// [`Affine3`]).
