@@ -315,14 +315,14 @@ fn soa_local_to_model_matches_the_matrix_formula_bit_for_bit() {
 
 #[test]
 fn soa_local_to_model_parents_at_every_distance() {
-    // Chains, and bones whose parent is 2..=40 bones back (the job keeps the last few model
+    // Chains, and bones whose parent is 2..=42 bones back (the job keeps the last few model
     // matrices aside and reads older ones from the output), with ranges starting in the middle
     // (a parent before `from` is read from the output however close it is).
     let n = 96usize;
     let par: Vec<u16> = (0..n)
         .map(|i| match i {
             0 | 50 => u16::MAX,
-            _ if i % 3 == 0 => i.saturating_sub(2 + (i * 5) % 39) as u16,
+            _ if i % 2 == 0 => i.saturating_sub(2 + (i * 7) % 41) as u16,
             _ => (i - 1) as u16,
         })
         .collect();

@@ -847,8 +847,8 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
 }
 
 /// How many of the last model matrices [`SoaLocalToModelJob`] keeps as [`Cols`] on the stack
-/// (1 KB in f32), for the parents that are not the bone before their child.
-const RING: usize = 16;
+/// (512 bytes in f32), for the parents that are not the bone before their child.
+const RING: usize = 8;
 
 /// A matrix as four columns of four numbers, the fourth of each unused (0 when read from an
 /// [`Affine3`]).
