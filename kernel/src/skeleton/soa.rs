@@ -715,8 +715,14 @@ const KEEP_PREVIOUS: bool = !cfg!(target_arch = "arm");
 /// matrices four bones at a time ([`Transform3::to_affine`]'s operations); the product is
 /// [`Affine3::mul`]'s except that each translation is summed as
 /// `(p.x·t.x + p.y·t.y) + (p.z·t.z + p.t)` (`mul` adds `p.t` last), which shortens the chain
-/// of dependent operations from a parent to its child. Results are bit-identical to that
-/// formula computed bone by bone (tested).
+/// of dependent operations from a parent to its child: with `p` the parent's matrix and `c`
+/// the bone's local one, column `j` of the product is `(p.x·c[j].x + p.y·c[j].y) + p.z·c[j].z`
+/// for the three axes (`p.x` being `p`'s first column) and
+/// `(p.x·c.t.x + p.y·c.t.y) + (p.z·c.t.z + p.t)` for the translation. Results are
+/// bit-identical to that formula computed bone by bone (tested).
+///
+/// Besides its output, the job keeps the last few model matrices on the stack (512 bytes in
+/// f32) for the parents that are not the bone just before their child.
 ///
 /// Only bones `from..to` are computed (`to` clamped to the bone count); a bone in the range whose
 /// parent is outside it reads its parent's matrix from `output`. A bone whose LOD is above `lod`
