@@ -273,13 +273,19 @@ fn affine_bits<S: Scalar>(m: &Affine3<S>) -> Vec<u64> {
 fn l2m_case<S: Scalar>(seed: u64, n: usize, lod: u8, from: usize, to: usize) {
     let mut rng = Rng(seed);
     let par = parents(&mut rng, n);
-    let rest = pose::<S>(&mut rng, n, false);
+    l2m_case_with::<S>(seed, &mut rng, &par, lod, from, to);
+}
+
+/// [`l2m_case`] on the skeleton `par`, the poses drawn from `rng` (`seed` names the case).
+fn l2m_case_with<S: Scalar>(seed: u64, rng: &mut Rng, par: &[u16], lod: u8, from: usize, to: usize) {
+    let n = par.len();
+    let rest = pose::<S>(rng, n, false);
     let lods: Vec<u8> = (0..n).map(|_| (rng.next() % 4) as u8).collect();
-    let skeleton = SliceSkeleton::new(&par, &rest).unwrap().with_lods(&lods).unwrap();
-    let local = pose::<S>(&mut rng, n, false);
-    let root = transform::<S>(&mut rng, false).to_affine();
+    let skeleton = SliceSkeleton::new(par, &rest).unwrap().with_lods(&lods).unwrap();
+    let local = pose::<S>(rng, n, false);
+    let root = transform::<S>(rng, false).to_affine();
     // Both outputs start from the same matrices: bones before `from` are read, not written.
-    let start: Vec<Affine3<S>> = (0..n).map(|_| transform::<S>(&mut rng, false).to_affine()).collect();
+    let start: Vec<Affine3<S>> = (0..n).map(|_| transform::<S>(rng, false).to_affine()).collect();
     let mut expected = start.clone();
     let to_c = to.min(n);
     reference_model(&par[..to_c], &local[..to_c], &rest, &lods, lod, root, &mut expected[..to_c], from);
@@ -304,6 +310,26 @@ fn soa_local_to_model_matches_the_matrix_formula_bit_for_bit() {
             l2m_case::<f32>(seed, n, lod, from, to);
             l2m_case::<Q16>(seed, n, lod, from, to);
         }
+    }
+}
+
+#[test]
+fn soa_local_to_model_parents_at_every_distance() {
+    // Chains, and bones whose parent is 2..=42 bones back (the job keeps the last few model
+    // matrices aside and reads older ones from the output), with ranges starting in the middle
+    // (a parent before `from` is read from the output however close it is).
+    let n = 96usize;
+    let par: Vec<u16> = (0..n)
+        .map(|i| match i {
+            0 | 50 => u16::MAX,
+            _ if i % 2 == 0 => i.saturating_sub(2 + (i * 7) % 41) as u16,
+            _ => (i - 1) as u16,
+        })
+        .collect();
+    for (k, (from, to)) in [(0, n), (9, n), (17, 60), (33, 34), (48, 90)].into_iter().enumerate() {
+        let seed = 100 + k as u64;
+        l2m_case_with::<f32>(seed, &mut Rng(seed), &par, u8::MAX, from, to);
+        l2m_case_with::<Q16>(seed, &mut Rng(seed), &par, 1, from, to);
     }
 }
 

@@ -740,6 +740,13 @@ struct SoaAffine3<S> {
 }
 
 impl<S: Scalar> SoaAffine3<S> {
+    /// The twelve entries, column by column, four lanes each.
+    #[inline(always)]
+    fn entries(&self) -> [[S; 4]; 12] {
+        let [x, y, z, t] = &self.cols;
+        [x.x, x.y, x.z, y.x, y.y, y.z, z.x, z.y, z.z, t.x, t.y, t.z]
+    }
+
     #[inline(always)]
     fn from_transforms(t: &SoaTransform3<S>) -> Self {
         let q = &t.rotation;
@@ -777,8 +784,14 @@ const KEEP_PREVIOUS: bool = !cfg!(target_arch = "arm");
 /// matrices four bones at a time ([`Transform3::to_affine`]'s operations); the product is
 /// [`Affine3::mul`]'s except that each translation is summed as
 /// `(p.x·t.x + p.y·t.y) + (p.z·t.z + p.t)` (`mul` adds `p.t` last), which shortens the chain
-/// of dependent operations from a parent to its child. Results are bit-identical to that
-/// formula computed bone by bone (tested).
+/// of dependent operations from a parent to its child: with `p` the parent's matrix and `c`
+/// the bone's local one, column `j` of the product is `(p.x·c[j].x + p.y·c[j].y) + p.z·c[j].z`
+/// for the three axes (`p.x` being `p`'s first column) and
+/// `(p.x·c.t.x + p.y·c.t.y) + (p.z·c.t.z + p.t)` for the translation. Results are
+/// bit-identical to that formula computed bone by bone (tested).
+///
+/// Besides its output, the job keeps the last few model matrices on the stack (512 bytes in
+/// f32) for the parents that are not the bone just before their child.
 ///
 /// Only bones `from..to` are computed (`to` clamped to the bone count); a bone in the range whose
 /// parent is outside it reads its parent's matrix from `output`. A bone whose LOD is above `lod`
@@ -838,106 +851,113 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
         Ok(())
     }
 
-    /// One pass over the groups: the local transforms of four bones to matrices at once, then
-    /// each of those bones, in order, multiplied by its parent's model matrix (parents come
-    /// before their children, so every parent's model matrix is known by then).
+    /// One pass over the bones, in order (parents come before their children, so every
+    /// parent's model matrix is known by then):
+    ///
+    /// - at the first bone of each group (and at `from`), the group's four local transforms to
+    ///   matrices at once ([`SoaAffine3::from_transforms`]) into `m`, which the bones read by
+    ///   lane index (a lane known only at run time keeps `m` an array, so that the compiler
+    ///   computes it four lanes at a time instead of redoing it bone by bone in scalars);
+    /// - then the bone's model matrix as four padded columns ([`column`]), its parent's taken
+    ///   from `prev` (the bone before it), from `ring` (one of the last [`RING`] bones computed)
+    ///   or from `output`;
+    /// - the matrix goes to `ring` first (four-number stores, so the columns stay whole vectors),
+    ///   then to `output`.
     #[inline(always)]
     fn compose<const LOD: bool>(&self, local: &[SoaTransform3<S>], output: &mut [Affine3<S>]) {
         let to = output.len();
-        let first = self.from / 4;
-        let root = flat(&self.root);
+        let root = cols(&self.root);
         let mut prev = match self.from.checked_sub(1).and_then(|p| output.get(p)) {
-            Some(m) => flat(m),
+            Some(m) => cols(m),
             None => root,
         };
-        for (g, group) in local.iter().enumerate().take(soa_count(to)).skip(first) {
-            let mut group = *group;
-            if LOD {
-                let above = above_lod(self.skeleton, g, self.lod);
-                if any(above) {
-                    group = SoaTransform3::select(above, rest_group(self.skeleton, g), group);
+        let mut m = [[S::ZERO; 4]; 12];
+        // The model matrices of the last RING bones computed, bone q in slot q % RING.
+        let mut ring = [[[S::ZERO; 4]; 4]; RING];
+        for i in self.from..to {
+            let l = i % 4;
+            if l == 0 || i == self.from {
+                let g = i / 4;
+                let Some(group) = local.get(g) else { return };
+                let mut group = *group;
+                if LOD {
+                    let above = above_lod(self.skeleton, g, self.lod);
+                    if any(above) {
+                        group = SoaTransform3::select(above, rest_group(self.skeleton, g), group);
+                    }
                 }
+                m = SoaAffine3::from_transforms(&group).entries();
             }
-            let m = SoaAffine3::from_transforms(&group);
-            let base = g.wrapping_mul(4);
-            self.bone::<0>(&m, base, &root, &mut prev, output);
-            self.bone::<1>(&m, base, &root, &mut prev, output);
-            self.bone::<2>(&m, base, &root, &mut prev, output);
-            self.bone::<3>(&m, base, &root, &mut prev, output);
+            // Bone i's parent, or usize::MAX for a root (no branch). A root at bone 0 passes for
+            // a child of "bone −1" and takes `prev`, which is then `root` (`from` is 0).
+            let p = self.skeleton.parent(i).unwrap_or(usize::MAX);
+            let parent = if KEEP_PREVIOUS && p.wrapping_add(1) == i {
+                prev
+            } else {
+                // Slot p % RING still holds bone p if p was computed in this run and fewer than
+                // RING bones since.
+                let in_ring = p >= self.from && i.wrapping_sub(p) <= RING;
+                match output.get(p) {
+                    Some(_) if in_ring => ring.get(p % RING).copied().unwrap_or(root),
+                    Some(m) => cols(m),
+                    None => root,
+                }
+            };
+            let e = |k: usize| m.get(k).and_then(|v| v.get(l)).copied().unwrap_or(S::ZERO);
+            let model = [
+                column(&parent, [e(0), e(1), e(2)], None),
+                column(&parent, [e(3), e(4), e(5)], None),
+                column(&parent, [e(6), e(7), e(8)], None),
+                column(&parent, [e(9), e(10), e(11)], Some(&parent[3])),
+            ];
+            if let Some(r) = ring.get_mut(i % RING) {
+                *r = model;
+            }
+            if let Some(o) = output.get_mut(i) {
+                *o = uncols(&model);
+            }
+            prev = model;
         }
-    }
-
-    /// Bone `base + LANE` (when in `from..output.len()`): its local matrix, lane `LANE` of `m`,
-    /// multiplied by its parent's model matrix (`prev` when the parent is the bone before it),
-    /// into `output` and `prev`.
-    #[inline(always)]
-    fn bone<const LANE: usize>(
-        &self,
-        m: &SoaAffine3<S>,
-        base: usize,
-        root: &[S; 12],
-        prev: &mut [S; 12],
-        output: &mut [Affine3<S>],
-    ) {
-        let i = base.wrapping_add(LANE);
-        if i < self.from || i >= output.len() {
-            return;
-        }
-        let parent = match self.skeleton.parent(i) {
-            Some(p) if KEEP_PREVIOUS && p.wrapping_add(1) == i => *prev,
-            Some(p) => match output.get(p) {
-                Some(m) => flat(m),
-                None => *root,
-            },
-            None => *root,
-        };
-        let [x, y, z, t] = &m.cols;
-        let c = |v: &SoaVec3<S>| (lane(&v.x, LANE), lane(&v.y, LANE), lane(&v.z, LANE));
-        let ((c0, c1, c2), (c3, c4, c5), (c6, c7, c8), (c9, c10, c11)) = (c(x), c(y), c(z), c(t));
-        let model = product(&parent, &[c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11]);
-        if let Some(o) = output.get_mut(i) {
-            *o = unflat(model);
-        }
-        *prev = model;
     }
 }
 
-/// An [`Affine3`]'s twelve numbers, column by column.
+/// How many of the last model matrices [`SoaLocalToModelJob`] keeps as [`Cols`] on the stack
+/// (512 bytes in f32), for the parents that are not the bone before their child.
+const RING: usize = 8;
+
+/// A matrix as four columns of four numbers, the fourth of each unused (0 when read from an
+/// [`Affine3`]).
+type Cols<S> = [[S; 4]; 4];
+
+/// An [`Affine3`]'s columns, padded.
 #[inline(always)]
-fn flat<S: Scalar>(m: &Affine3<S>) -> [S; 12] {
-    let (x, y, z, t) = (m.x_axis, m.y_axis, m.z_axis, m.translation);
-    [x.x, x.y, x.z, y.x, y.y, y.z, z.x, z.y, z.z, t.x, t.y, t.z]
+fn cols<S: Scalar>(m: &Affine3<S>) -> Cols<S> {
+    let p = |v: Vec3<S>| [v.x, v.y, v.z, S::ZERO];
+    [p(m.x_axis), p(m.y_axis), p(m.z_axis), p(m.translation)]
 }
 
-/// [`flat`]'s inverse.
+/// [`cols`]' inverse.
 #[inline(always)]
-fn unflat<S: Scalar>(f: [S; 12]) -> Affine3<S> {
-    let [a, b, c, d, e, f, g, h, i, j, k, l] = f;
-    Affine3::from_cols(Vec3::new(a, b, c), Vec3::new(d, e, f), Vec3::new(g, h, i), Vec3::new(j, k, l))
+fn uncols<S: Scalar>(c: &Cols<S>) -> Affine3<S> {
+    let v = |c: &[S; 4]| {
+        let [x, y, z, _] = *c;
+        Vec3::new(x, y, z)
+    };
+    let [a, b, c, d] = c;
+    Affine3::from_cols(v(a), v(b), v(c), v(d))
 }
 
-/// The product `p · c` of two [`flat`] matrices, every entry `(p₀·c₀ + p₁·c₁) + (p₂·c₂ + t)`:
-/// entry `r` of column `j` takes row `r` of `p`'s 3×3 part and column `j` of `c`, and `t` is
-/// `p`'s translation for the translation column (`(p.x·t.x + p.y·t.y) + (p.z·t.z + p.t)`) and
-/// otherwise the neutral `−0` (`x + (−0) = x` exactly, in f32 and Q16.16), so that the columns
-/// are `(p.x·v.x + p.y·v.y) + p.z·v.z`. The twelve entries are written as the same operation on
-/// twelve lanes (three four-lane vectors) so that the compiler vectorises it.
+/// `(p₀·c.x + p₁·c.y) + (p₂·c.z + t)` on the four lanes of `p`'s columns `p₀, p₁, p₂` (`t` the
+/// translation column, or nothing: `x + (−0)` would be `x`).
 #[inline(always)]
-fn product<S: Scalar>(p: &[S; 12], c: &[S; 12]) -> [S; 12] {
-    let nz = S::ZERO.neg();
-    let [p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11] = *p;
-    let [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11] = *c;
-    let a0 = [p0, p1, p2, p0, p1, p2, p0, p1, p2, p0, p1, p2];
-    let a1 = [p3, p4, p5, p3, p4, p5, p3, p4, p5, p3, p4, p5];
-    let a2 = [p6, p7, p8, p6, p7, p8, p6, p7, p8, p6, p7, p8];
-    let t = [nz, nz, nz, nz, nz, nz, nz, nz, nz, p9, p10, p11];
-    let b0 = [c0, c0, c0, c3, c3, c3, c6, c6, c6, c9, c9, c9];
-    let b1 = [c1, c1, c1, c4, c4, c4, c7, c7, c7, c10, c10, c10];
-    let b2 = [c2, c2, c2, c5, c5, c5, c8, c8, c8, c11, c11, c11];
-    let mut out = [S::ZERO; 12];
-    let lanes = a0.into_iter().zip(b0).zip(a1.into_iter().zip(b1)).zip(a2.into_iter().zip(b2).zip(t));
-    for (o, (((a0, b0), (a1, b1)), ((a2, b2), t))) in out.iter_mut().zip(lanes) {
-        *o = a0.mul(b0).add(a1.mul(b1)).add(a2.mul(b2).add(t));
-    }
-    out
+fn column<S: Scalar>(p: &Cols<S>, c: [S; 3], t: Option<&[S; 4]>) -> [S; 4] {
+    let [p0, p1, p2, _] = p;
+    let [cx, cy, cz] = c;
+    let a = zip2(*p0, *p1, |p0, p1| p0.mul(cx).add(p1.mul(cy)));
+    let b = map(*p2, |p2| p2.mul(cz));
+    let b = match t {
+        Some(t) => zip2(b, *t, S::add),
+        None => b,
+    };
+    zip2(a, b, S::add)
 }
