@@ -13,37 +13,30 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 JOBS="sample_fwd sample_fwd_cached sample_fwd_direct sample_seek sample_seek_direct blend2 blend2_soa l2m l2m_soa frame frame_soa frame_cached frame_direct frame_soa_direct"
-if [[ "${1:-}" == "--min" ]]; then
+MODE="${1:-}"
+if [[ "$MODE" == "--min" ]]; then
     out=$(cd "$ROOT" && OSSICLE_SKEL_MIN= cargo bench -p ossicle-host --bench skeleton 2>/dev/null | grep -E '^(f32|q16)_(ram|blob)/')
-    printf '| clip | job | f32 RAM | f32 blob | Q16.16 RAM | Q16.16 blob |\n|---|---|---:|---:|---:|---:|\n'
-    for clip in Idle Jumping SlowRun; do
-        for job in $JOBS; do
-            row="| $clip | $job"
-            for g in f32_ram f32_blob q16_ram q16_blob; do
-                v=$(awk -v n="$g/$clip/$job" '$1 == n {printf "%.1f", $2}' <<<"$out")
-                row="$row | ${v:-–}"
-            done
-            echo "$row |"
-        done
-    done
-    exit 0
+    # One cell: the min-mode line of group $1, clip $2, job $3.
+    cell() { awk -v n="$1/$2/$3" '$1 == n {printf "%.1f", $2}' <<<"$out"; }
+else
+    if [[ "$MODE" != "--no-run" ]]; then
+        (cd "$ROOT" && cargo bench -p ossicle-host --bench skeleton -- --measurement-time 2 --warm-up-time 0.5 >/dev/null)
+    fi
+    # One cell: criterion's median for group $1, clip $2, job $3, per joint.
+    cell() {
+        local f="$TARGET/criterion/$1/$2/$3/new/estimates.json"
+        [[ -f "$f" ]] || f="$TARGET/criterion/$1/${2}_$3/new/estimates.json"
+        [[ -f "$f" ]] || return 0
+        python3 -c 'import json,sys; print("%.1f" % (json.load(open(sys.argv[1]))["median"]["point_estimate"] / 70))' "$f"
+    }
 fi
-if [[ "${1:-}" != "--no-run" ]]; then
-    (cd "$ROOT" && cargo bench -p ossicle-host --bench skeleton -- --measurement-time 2 --warm-up-time 0.5 >/dev/null)
-fi
-median() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["median"]["point_estimate"])' "$1"; }
 printf '| clip | job | f32 RAM | f32 blob | Q16.16 RAM | Q16.16 blob |\n|---|---|---:|---:|---:|---:|\n'
 for clip in Idle Jumping SlowRun; do
     for job in $JOBS; do
         row="| $clip | $job"
         for g in f32_ram f32_blob q16_ram q16_blob; do
-            f="$TARGET/criterion/$g/$clip/$job/new/estimates.json"
-            [[ -f "$f" ]] || f="$TARGET/criterion/$g/${clip}_${job}/new/estimates.json"
-            if [[ -f "$f" ]]; then
-                row="$row | $(python3 -c "print(f'{$(median "$f")/70:.1f}')")"
-            else
-                row="$row | –"
-            fi
+            v=$(cell "$g" "$clip" "$job")
+            row="$row | ${v:-–}"
         done
         echo "$row |"
     done
