@@ -1191,6 +1191,11 @@ impl<'a> SkeletonSection<'a> {
     pub fn rest_array_bytes(&self) -> &'a [u8] {
         self.rest.as_bytes()
     }
+    /// The bone records as stored ([`BONE_RECORD_LEN`] bytes each).
+    #[inline]
+    pub fn bones_array_bytes(&self) -> &'a [u8] {
+        self.bones.as_bytes()
+    }
     /// The bytes of the section's arrays (bone records and rest words), for size reports.
     pub fn array_bytes(&self) -> usize {
         self.bones.as_bytes().len() + self.rest.as_bytes().len()

@@ -121,8 +121,13 @@ fn parts(e: ScalarEncoding) -> Parts {
 }
 
 fn blob(e: ScalarEncoding, p: &Parts) -> Vec<u8> {
+    blob_with(e, p, None)
+}
+
+/// [`blob`], with `extra` interned after the strings the parts refer to.
+fn blob_with(e: ScalarEncoding, p: &Parts, extra: Option<&str>) -> Vec<u8> {
     let mut wr = BlobWriter::new(e);
-    for s in STRINGS {
+    for s in STRINGS.iter().copied().chain(extra) {
         wr.intern(s);
     }
     let bones: Vec<u32> = p.bones.iter().flatten().copied().collect();
@@ -1030,5 +1035,29 @@ fn compact_layout_defects() {
                 defect: sk(SkeletonDefect::NewerFlags { found: flags, version: 6, needs: 7 })
             }
         );
+    }
+}
+
+/// The writer places each skeleton's bone records and each clip's data words 4-aligned from the
+/// blob's first byte, whatever the lengths before them (an extra string of each length shifts
+/// the data area by each residue), so that a blob loaded 4-aligned reads them
+/// as words; the blob still reads back the same.
+#[test]
+fn writer_aligns_bone_records_and_clip_data() {
+    let offset = |bytes: &[u8], part: &[u8]| part.as_ptr() as usize - bytes.as_ptr() as usize;
+    for e in BOTH {
+        for extra in [None, Some(""), Some("x"), Some("xy"), Some("xyz"), Some("wxyz")] {
+            let p = parts(e);
+            let bytes = blob_with(e, &p, extra);
+            let b = Blob::parse(&bytes).unwrap();
+            let at = std::format!("{e:?}, extra string {extra:?}");
+            let s = b.skeletons().next().unwrap();
+            assert_eq!(offset(&bytes, s.bones_array_bytes()) % 4, 0, "{at}");
+            assert_eq!(s.bone(1), Some(BoneRecord { parent: Some(0), lod: 1, name: 2 }), "{at}");
+            let c = b.skel_clips().next().unwrap();
+            assert_eq!(offset(&bytes, c.data().as_bytes()) % 4, 0, "{at}");
+            let words: Vec<u32> = c.data().iter().collect();
+            assert_eq!(words, p.data, "{at}");
+        }
     }
 }

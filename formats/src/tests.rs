@@ -530,3 +530,39 @@ fn word_view_reads_whole_records_or_nothing() {
     assert_eq!(v.words::<0>(4), Some([]));
     assert_eq!(v.words::<0>(5), None, "a start past the end is refused even for no words");
 }
+
+/// The same 18 bytes (four whole words and a partial one) at each of the four offsets from a
+/// 4-aligned address: `aligned_words` exists only at offset 0, and every read gives the same
+/// little-endian words either way (this crate's unit tests read through the aligned slice where
+/// it exists, on every target).
+#[test]
+fn word_view_reads_the_same_words_aligned_or_not() {
+    let mut store = [0u32; 8];
+    let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut store);
+    for offset in 0..4 {
+        for (k, b) in bytes.iter_mut().enumerate() {
+            *b = (k as u8).wrapping_sub(offset as u8).wrapping_mul(7).wrapping_add(3);
+        }
+        let v = WordView::new(&bytes[offset..offset + 18]);
+        assert_eq!(v.aligned_words().is_some(), offset == 0, "offset {offset}");
+        let want = |i: usize| {
+            let b = |j: usize| (4 * i + j) as u8 * 7 + 3;
+            u32::from_le_bytes([b(0), b(1), b(2), b(3)])
+        };
+        assert_eq!(v.len(), 4);
+        for i in 0..4 {
+            assert_eq!(v.get(i), Some(want(i)), "offset {offset}, word {i}");
+        }
+        assert_eq!(v.get(4), None, "offset {offset}: the fifth word is partial");
+        assert_eq!(v.get(usize::MAX), None);
+        assert_eq!(v.words::<3>(1), Some([want(1), want(2), want(3)]), "offset {offset}");
+        assert_eq!(v.words::<2>(3), None, "offset {offset}");
+        assert_eq!(v.words::<0>(4), Some([]));
+        assert_eq!(v.words::<0>(5), None);
+        assert_eq!(v.iter().collect::<std::vec::Vec<_>>(), (0..4).map(want).collect::<std::vec::Vec<_>>());
+        if let Some(words) = v.aligned_words() {
+            assert_eq!(words.len(), 4);
+            assert!(words.iter().enumerate().all(|(i, &w)| u32::from_le(w) == want(i)));
+        }
+    }
+}

@@ -1,5 +1,19 @@
 //! Typed views over little-endian arrays borrowed from a blob.
 
+/// Whether this target reads a word from a 4-aligned view with one word load rather than
+/// assembling it from four bytes: the targets without unaligned loads, on which `u32::from_le_bytes`
+/// of four bytes is four byte loads, three shifts and three ors (ARM without 32-bit atomics,
+/// which among the ARM targets Rust supports means the ARMv6-M / ARMv4T / ARMv5TE families:
+/// the Cortex-M0/M0+ `thumbv6m-none-eabi` is the one that matters; stable Rust exposes no ARM
+/// architecture-version `target_feature`, so the missing CAS atomics stand in for it). Elsewhere
+/// the compiler already makes one (unaligned) load of the four bytes, and an alignment test would
+/// only add instructions. Only speed depends on this: both ways read the same words.
+pub const WORD_LOADS: bool = cfg!(all(target_arch = "arm", not(target_has_atomic = "32")));
+
+/// [`WORD_LOADS`], and in this crate's unit tests and fuzz builds (so that the host tests both
+/// ways).
+const USE_WORD_LOADS: bool = WORD_LOADS || cfg!(any(test, fuzzing));
+
 /// A borrowed array of little-endian 32-bit words (any trailing partial word is ignored).
 ///
 /// Reading never copies the array and never panics: `get` returns `None` past the end.
@@ -24,9 +38,25 @@ impl<'a> WordView<'a> {
         self.len() == 0
     }
 
+    /// The whole words as a `u32` slice when the view starts on a 4-byte boundary, `None`
+    /// otherwise. A blob placed in memory 4-aligned (the boards embed theirs in an `Aligned`
+    /// wrapper) has every section's arrays aligned. The words are in the blob's byte order
+    /// (little-endian): read each through `u32::from_le`. On targets without unaligned loads
+    /// ([`WORD_LOADS`]) a word read from this slice is one load instead of four.
+    #[inline(always)]
+    pub fn aligned_words(&self) -> Option<&'a [u32]> {
+        let whole = self.bytes.get(..self.bytes.len() & !3)?;
+        bytemuck::try_cast_slice(whole).ok()
+    }
+
     /// Word `i`, or `None` past the end.
     #[inline]
     pub fn get(&self, i: usize) -> Option<u32> {
+        if USE_WORD_LOADS {
+            if let Some(words) = self.aligned_words() {
+                return words.get(i).map(|&w| u32::from_le(w));
+            }
+        }
         let start = i.checked_mul(4)?;
         let b = self.bytes.get(start..start.checked_add(4)?)?;
         match *b {
@@ -43,6 +73,16 @@ impl<'a> WordView<'a> {
     /// `K` consecutive words from word `first`, with one bounds check (records of fixed size).
     #[inline]
     pub fn words<const K: usize>(&self, first: usize) -> Option<[u32; K]> {
+        if USE_WORD_LOADS {
+            if let Some(words) = self.aligned_words() {
+                let run = words.get(first..first.checked_add(K)?)?;
+                let mut out = [0u32; K];
+                for (o, w) in out.iter_mut().zip(run) {
+                    *o = u32::from_le(*w);
+                }
+                return Some(out);
+            }
+        }
         let start = first.checked_mul(4)?;
         let bytes = self.bytes.get(start..start.checked_add(K.checked_mul(4)?)?)?;
         let mut out = [0u32; K];

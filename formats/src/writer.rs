@@ -33,12 +33,20 @@ impl std::error::Error for WriteError {}
 ///
 /// The string table is always the first section (when there is at least one string); other
 /// sections follow in the order they were added.
+///
+/// Sections whose hot array is a word array (a skeletal clip's `data`, a skeleton's `bones`) are
+/// placed, with up to three unused bytes before them in the data area, so that this array starts
+/// 4-aligned from the blob's first byte: a blob placed 4-aligned in memory then has it aligned,
+/// and targets without unaligned loads (the Cortex-M0) read its words with one load each (see
+/// [`WordView::aligned_words`](crate::WordView::aligned_words)). Readers do not depend on it:
+/// a section's offset in the directory is all they use.
 #[derive(Debug, Clone)]
 pub struct BlobWriter {
     encoding: ScalarEncoding,
     strings: Vec<String>,
     ids: HashMap<String, u32>,
-    sections: Vec<(SectionKind, Vec<u8>)>,
+    /// Each section's kind, body, and the offset in the body of the array to align (if any).
+    sections: Vec<(SectionKind, Vec<u8>, Option<usize>)>,
 }
 
 impl BlobWriter {
@@ -65,7 +73,13 @@ impl BlobWriter {
 
     /// Adds a section with an already encoded body.
     pub fn add_section(&mut self, kind: SectionKind, body: Vec<u8>) {
-        self.sections.push((kind, body));
+        self.sections.push((kind, body, None));
+    }
+
+    /// Adds a section with an already encoded body whose byte `align_at` (an array of words) is to
+    /// start 4-aligned from the blob's first byte.
+    pub fn add_section_aligned(&mut self, kind: SectionKind, body: Vec<u8>, align_at: usize) {
+        self.sections.push((kind, body, Some(align_at)));
     }
 
     /// Adds a test section: a named array of scalar words in this blob's encoding.
@@ -98,7 +112,11 @@ impl BlobWriter {
     /// read back, like [`add_sprite`](Self::add_sprite)).
     pub fn add_skeleton(&mut self, body: &crate::skeleton::SkeletonBody<'_>) -> Result<(), WriteError> {
         let bytes = postcard::to_stdvec(body).map_err(|_| WriteError::Encode)?;
-        self.add_section(SectionKind::Skeleton, bytes);
+        // Where the bone records start in the encoded body (read back: postcard borrows them).
+        let at = postcard::from_bytes::<crate::skeleton::SkeletonBody<'_>>(&bytes)
+            .map(|b| offset_in(&bytes, b.bones))
+            .map_err(|_| WriteError::Encode)?;
+        self.add_section_aligned(SectionKind::Skeleton, bytes, at);
         Ok(())
     }
 
@@ -106,13 +124,17 @@ impl BlobWriter {
     /// blob is read back, like [`add_sprite`](Self::add_sprite)).
     pub fn add_skel_clip(&mut self, body: &crate::skeleton::SkelClipBody<'_>) -> Result<(), WriteError> {
         let bytes = postcard::to_stdvec(body).map_err(|_| WriteError::Encode)?;
-        self.add_section(SectionKind::SkelClip, bytes);
+        // Where the data words start in the encoded body (read back: postcard borrows them).
+        let at = postcard::from_bytes::<crate::skeleton::SkelClipBody<'_>>(&bytes)
+            .map(|b| offset_in(&bytes, b.data))
+            .map_err(|_| WriteError::Encode)?;
+        self.add_section_aligned(SectionKind::SkelClip, bytes, at);
         Ok(())
     }
 
     /// Writes the blob.
     pub fn finish(self) -> Result<Vec<u8>, WriteError> {
-        let mut all: Vec<(SectionKind, Vec<u8>)> = Vec::with_capacity(self.sections.len() + 1);
+        let mut all: Vec<(SectionKind, Vec<u8>, Option<usize>)> = Vec::with_capacity(self.sections.len() + 1);
         if !self.strings.is_empty() {
             let mut ends = Vec::with_capacity(self.strings.len() * 4);
             let mut text = Vec::new();
@@ -123,14 +145,32 @@ impl BlobWriter {
             }
             let body =
                 postcard::to_stdvec(&StringTableBody { ends: &ends, text: &text }).map_err(|_| WriteError::Encode)?;
-            all.push((SectionKind::Strings, body));
+            all.push((SectionKind::Strings, body, None));
         }
         all.extend(self.sections);
 
-        let mut directory = Vec::with_capacity(all.len() * 12);
+        // The data area starts after the header, the directory (its varint length, then 12 bytes
+        // a section) and the data area's own varint length, which depends on the padding: try
+        // each possible length of that varint until the padded area's length has it.
+        let directory_len = all.len() * 12;
+        let unpadded: usize = all.iter().map(|(_, body, _)| body.len()).sum();
+        let mut placed = None;
+        for data_varint in 1..=10 {
+            let start = HEADER_LEN + varint_len(directory_len) + directory_len + data_varint;
+            let (offsets, len) = place(&all, start);
+            if varint_len(len) == data_varint {
+                placed = Some(offsets);
+                break;
+            }
+            debug_assert!(len <= unpadded + 3 * all.len());
+        }
+        let offsets = placed.ok_or(WriteError::TooLarge { what: "the data area" })?;
+
+        let mut directory = Vec::with_capacity(directory_len);
         let mut data = Vec::new();
-        for (kind, body) in &all {
-            let offset = u32::try_from(data.len()).map_err(|_| WriteError::TooLarge { what: "the data area" })?;
+        for ((kind, body, _), offset) in all.iter().zip(offsets) {
+            data.resize(offset, 0);
+            let offset = u32::try_from(offset).map_err(|_| WriteError::TooLarge { what: "the data area" })?;
             let len = u32::try_from(body.len()).map_err(|_| WriteError::TooLarge { what: "a section" })?;
             directory.extend_from_slice(&(*kind as u32).to_le_bytes());
             directory.extend_from_slice(&offset.to_le_bytes());
@@ -142,6 +182,33 @@ impl BlobWriter {
         let payload_len = u32::try_from(payload.len()).map_err(|_| WriteError::TooLarge { what: "the payload" })?;
         Ok(seal(self.encoding, &payload, payload_len))
     }
+}
+
+/// The offset of `part` (a slice borrowed from `whole`) in `whole`.
+fn offset_in(whole: &[u8], part: &[u8]) -> usize {
+    (part.as_ptr() as usize).wrapping_sub(whole.as_ptr() as usize)
+}
+
+/// The bytes of `n` as a postcard varint.
+fn varint_len(n: usize) -> usize {
+    let bits = usize::BITS - n.leading_zeros();
+    (bits.max(1) as usize).div_ceil(7)
+}
+
+/// Each section's offset in the data area, and the area's length, when the area starts at byte
+/// `start` of the blob: a section with an array to align starts after up to three unused bytes,
+/// so that `start + offset + align_at` is a multiple of 4.
+fn place(all: &[(SectionKind, Vec<u8>, Option<usize>)], start: usize) -> (Vec<usize>, usize) {
+    let mut offsets = Vec::with_capacity(all.len());
+    let mut at = 0usize;
+    for (_, body, align_at) in all {
+        if let Some(a) = align_at {
+            at += (4 - (start + at + a) % 4) % 4;
+        }
+        offsets.push(at);
+        at += body.len();
+    }
+    (offsets, at)
 }
 
 /// Prepends the header (with its checksum) to a payload.
