@@ -3,7 +3,8 @@
 //! A blob is a fixed 16-byte [`Header`] followed by a payload. The payload is a postcard-encoded
 //! [`Index`]: a section directory (fixed-size little-endian records) and a data area, both borrowed
 //! byte arrays. Each directory record names a section kind, and the offset and length of the
-//! section's body in the data area. A section body is itself postcard-encoded; its bulk arrays
+//! section's body in the data area (sections may have unused bytes between them: the writer
+//! aligns some arrays that way, see `BlobWriter`). A section body is itself postcard-encoded; its bulk arrays
 //! (keys, values, pixels) are borrowed byte slices in a fixed little-endian layout, read through
 //! typed views ([`WordView`]), so nothing is copied out of the blob (flash, XIP).
 //!

@@ -6,8 +6,13 @@
 //!
 //! A *scalar word* is a u32 LE holding a value in the blob's encoding (f32 bits, or Q16.16 bits);
 //! all counts and indices are u32 LE unless said otherwise. Bodies are postcard: a `u32` field is a
-//! varint, a `u8` field one byte, a byte array a varint length then its bytes (no alignment: every
-//! array is read byte-wise through [`WordView`]).
+//! varint, a `u8` field one byte, a byte array a varint length then its bytes (no alignment inside
+//! a body: arrays are read through [`WordView`], which takes any alignment). The writer
+//! (`BlobWriter`, feature `std`) places each skeleton section so that its `bones` start
+//! 4-aligned from the blob's first byte, and each clip section so that its `data` does (up to
+//! three unused bytes before the section in the data area; readers use the directory's offsets and
+//! do not depend on it): a blob loaded 4-aligned then reads those words with one load each on
+//! targets without unaligned loads ([`WORD_LOADS`](crate::WORD_LOADS)).
 //!
 //! # Skeleton body ([`SkeletonBody`])
 //!
