@@ -342,6 +342,45 @@ mod sprites {
         assert!(!a.looping());
     }
 
+    /// The writer places a sprite's words 4-aligned from the blob's first byte, whatever the
+    /// string table before it holds (an extra string of each length shifts the data area).
+    #[test]
+    fn the_writer_aligns_a_sprites_words() {
+        let p = parts();
+        let plain = blob(&p);
+        for extra in ["", "a", "ab", "abc", "abcd"] {
+            // `blob`'s sections after one more string.
+            let mut w = BlobWriter::new(ScalarEncoding::Q16_16);
+            for s in ["hero", "walk", "blink", "hit", extra] {
+                w.intern(s);
+            }
+            let b = Blob::parse(&plain).unwrap();
+            let body = b.sprites().next().unwrap();
+            let frames: Vec<u8> = p.frames.iter().flat_map(|f| f.to_bytes()).collect();
+            let animations: Vec<u8> = p.animations.iter().flat_map(|a| a.to_bytes()).collect();
+            let words: Vec<u8> = body.words().iter().flat_map(|w| w.to_le_bytes()).collect();
+            w.add_sprite(&SpriteBody {
+                name: p.name,
+                width: p.width,
+                height: p.height,
+                format: p.format,
+                transparency: p.transparency,
+                key: p.key,
+                palette: &p.palette,
+                frames: &frames,
+                pixels: &p.pixels,
+                animations: &animations,
+                words: &words,
+            })
+            .unwrap();
+            let bytes = w.finish().unwrap();
+            let s = Blob::parse(&bytes).unwrap().sprites().next().unwrap();
+            let at = s.words().as_bytes().as_ptr() as usize - bytes.as_ptr() as usize;
+            assert_eq!(at % 4, 0, "extra string {extra:?}");
+            assert_eq!(s.words().iter().collect::<Vec<_>>(), p.words, "extra string {extra:?}");
+        }
+    }
+
     #[test]
     fn a_valid_sprite_reads_back() {
         let bytes = blob(&parts());
