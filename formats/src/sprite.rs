@@ -910,6 +910,11 @@ impl<'a> SpriteSection<'a> {
         AnimationRecord::read(self.body.animations, i as usize)
     }
 
+    /// The animation records as stored ([`ANIMATION_RECORD_LEN`] bytes each).
+    pub fn animation_record_bytes(&self) -> &'a [u8] {
+        self.body.animations
+    }
+
     /// The words the animation records point into.
     pub fn words(&self) -> WordView<'a> {
         self.words

@@ -342,10 +342,11 @@ mod sprites {
         assert!(!a.looping());
     }
 
-    /// The writer places a sprite's words 4-aligned from the blob's first byte, whatever the
-    /// string table before it holds (an extra string of each length shifts the data area).
+    /// The writer places a sprite's animation records 4-aligned from the blob's first byte,
+    /// whatever the string table before it holds (an extra string of each length shifts the data
+    /// area).
     #[test]
-    fn the_writer_aligns_a_sprites_words() {
+    fn the_writer_aligns_a_sprites_animation_records() {
         let p = parts();
         let plain = blob(&p);
         for extra in ["", "a", "ab", "abc", "abcd"] {
@@ -375,8 +376,9 @@ mod sprites {
             .unwrap();
             let bytes = w.finish().unwrap();
             let s = Blob::parse(&bytes).unwrap().sprites().next().unwrap();
-            let at = s.words().as_bytes().as_ptr() as usize - bytes.as_ptr() as usize;
+            let at = s.animation_record_bytes().as_ptr() as usize - bytes.as_ptr() as usize;
             assert_eq!(at % 4, 0, "extra string {extra:?}");
+            assert_eq!(s.animation_record_bytes(), &animations[..], "extra string {extra:?}");
             assert_eq!(s.words().iter().collect::<Vec<_>>(), p.words, "extra string {extra:?}");
         }
     }

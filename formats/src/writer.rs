@@ -34,8 +34,8 @@ impl std::error::Error for WriteError {}
 /// The string table is always the first section (when there is at least one string); other
 /// sections follow in the order they were added.
 ///
-/// Sections whose hot array is a word array (a skeletal clip's `data`, a skeleton's `bones`, a
-/// sprite's `words`, a scene's `keys`) are
+/// Sections whose hot array is read as words (a skeletal clip's `data`, a skeleton's `bones`, a
+/// sprite's `animations`, a scene's `tracks`) are
 /// placed, with up to three unused bytes before them in the data area, so that this array starts
 /// 4-aligned from the blob's first byte: a blob placed 4-aligned in memory then has it aligned,
 /// and targets without unaligned loads (the Cortex-M0) read its words with one load each (see
@@ -97,9 +97,9 @@ impl BlobWriter {
     /// writes back through the loader before it keeps it).
     pub fn add_sprite(&mut self, body: &crate::sprite::SpriteBody<'_>) -> Result<(), WriteError> {
         let bytes = postcard::to_stdvec(body).map_err(|_| WriteError::Encode)?;
-        // Where the words (frame lists, durations, events) start in the encoded body.
+        // Where the animation records (read on every update) start in the encoded body.
         let at = postcard::from_bytes::<crate::sprite::SpriteBody<'_>>(&bytes)
-            .map(|b| offset_in(&bytes, b.words))
+            .map(|b| offset_in(&bytes, b.animations))
             .map_err(|_| WriteError::Encode)?;
         self.add_section_aligned(SectionKind::Sprite, bytes, at);
         Ok(())
@@ -109,9 +109,9 @@ impl BlobWriter {
     /// read back, like [`add_sprite`](Self::add_sprite)).
     pub fn add_scene(&mut self, body: &crate::scene::SceneBody<'_>) -> Result<(), WriteError> {
         let bytes = postcard::to_stdvec(body).map_err(|_| WriteError::Encode)?;
-        // Where the key records start in the encoded body.
+        // Where the track records start in the encoded body.
         let at = postcard::from_bytes::<crate::scene::SceneBody<'_>>(&bytes)
-            .map(|b| offset_in(&bytes, b.keys))
+            .map(|b| offset_in(&bytes, b.tracks))
             .map_err(|_| WriteError::Encode)?;
         self.add_section_aligned(SectionKind::Scene, bytes, at);
         Ok(())
