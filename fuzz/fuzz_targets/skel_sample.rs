@@ -6,6 +6,10 @@
 //! that the clip's keys do not give at that time; the direct context must read the same keys in
 //! place). A LOD limit of 0 is used on every seventh sample. Skeletons of more than 64 bones are skipped.
 //!
+//! Each input is read from a 4-aligned copy and from a copy one byte further on, which must give
+//! the same poses: built for fuzzing, the kernel reads the word arrays of an aligned blob through
+//! `u32` slices (as on the Cortex-M0) and those of the other copy byte by byte.
+//!
 //! Each input is loaded as it is and with its header's length and CRC repaired (as `skel_blob`
 //! does). Seeds: fuzz/seeds/skel_blob (`cargo fuzz run skel_sample fuzz/seeds/skel_blob`).
 #![no_main]
@@ -49,7 +53,11 @@ fn bits<S: Scalar, J: Joint<S>>(pose: &[J]) -> Vec<[[u32; 4]; 3]> {
     pose.iter().map(|j| ChannelKind::ALL.map(|k| j.channel_values(k).map(|v| v.to_blob_bits()))).collect()
 }
 
-fn sample<S: Scalar, J: Joint<S>>(skel: &BlobSkeleton<'_>, clip: &BlobSkelClip<'_>, seed: u32)
+/// The plain context's results and poses over the schedule (the other contexts checked against
+/// them), as bits.
+type Outputs = Vec<Option<Vec<[[u32; 4]; 3]>>>;
+
+fn sample<S: Scalar, J: Joint<S>>(skel: &BlobSkeleton<'_>, clip: &BlobSkelClip<'_>, seed: u32, out: &mut Outputs)
 where
     for<'b> BlobSkeleton<'b>: SkeletonSource<S, J>,
 {
@@ -75,23 +83,41 @@ where
             assert!(bits::<S, J>(&a[..bones]) == bits::<S, J>(&b[..bones]), "cached differs at {f}/1024");
             assert!(bits::<S, J>(&a[..bones]) == bits::<S, J>(&c[..bones]), "direct differs at {f}/1024");
         }
+        out.push(ra.ok().map(|_| bits::<S, J>(&a[..bones])));
     }
 }
 
-fn run<S: Scalar>(asset: &Asset<'_>, seed: u32) {
+fn run<S: Scalar>(asset: &Asset<'_>, seed: u32, out: &mut Outputs) {
     for clip in asset.skel_clips() {
         let Some(skel) = asset.skeleton_of(&clip) else { continue };
-        sample::<S, Transform3<S>>(&skel, &clip, seed);
-        sample::<S, Transform2<S>>(&skel, &clip, seed);
+        sample::<S, Transform3<S>>(&skel, &clip, seed, out);
+        sample::<S, Transform2<S>>(&skel, &clip, seed, out);
     }
+}
+
+/// Every output of `data` (`None` when it does not load).
+fn outputs(data: &[u8]) -> Option<Outputs> {
+    let asset = Asset::load(data).ok()?;
+    let seed = data.len() as u32;
+    let mut out = Outputs::new();
+    run::<f32>(&asset, seed, &mut out);
+    run::<Q16>(&asset, seed, &mut out);
+    Some(out)
+}
+
+/// A buffer holding `data` from index `at`, where `at` is `skew` bytes past a 4-aligned address.
+fn copy_at(data: &[u8], skew: usize) -> (Vec<u8>, usize) {
+    let mut buf = vec![0u8; data.len() + 8];
+    let at = buf.as_ptr().align_offset(4) + skew;
+    buf[at..at + data.len()].copy_from_slice(data);
+    (buf, at)
 }
 
 fn exercise(data: &[u8]) {
-    if let Ok(asset) = Asset::load(data) {
-        let seed = data.len() as u32;
-        run::<f32>(&asset, seed);
-        run::<Q16>(&asset, seed);
-    }
+    let (aligned, a) = copy_at(data, 0);
+    let (skewed, b) = copy_at(data, 1);
+    let got = outputs(&aligned[a..a + data.len()]);
+    assert!(got == outputs(&skewed[b..b + data.len()]), "aligned and unaligned copies read differently");
 }
 
 fuzz_target!(|data: &[u8]| {
