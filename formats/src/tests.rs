@@ -297,8 +297,13 @@ mod sprites {
     }
 
     fn blob(p: &Parts) -> Vec<u8> {
+        blob_with(p, None)
+    }
+
+    /// [`blob`], with `extra` interned after the strings the parts refer to.
+    fn blob_with(p: &Parts, extra: Option<&str>) -> Vec<u8> {
         let mut w = BlobWriter::new(ScalarEncoding::Q16_16);
-        for s in ["hero", "walk", "blink", "hit"] {
+        for s in ["hero", "walk", "blink", "hit"].into_iter().chain(extra) {
             w.intern(s);
         }
         let frames: Vec<u8> = p.frames.iter().flat_map(|f| f.to_bytes()).collect();
@@ -348,33 +353,9 @@ mod sprites {
     #[test]
     fn the_writer_aligns_a_sprites_animation_records() {
         let p = parts();
-        let plain = blob(&p);
+        let animations: Vec<u8> = p.animations.iter().flat_map(|a| a.to_bytes()).collect();
         for extra in ["", "a", "ab", "abc", "abcd"] {
-            // `blob`'s sections after one more string.
-            let mut w = BlobWriter::new(ScalarEncoding::Q16_16);
-            for s in ["hero", "walk", "blink", "hit", extra] {
-                w.intern(s);
-            }
-            let b = Blob::parse(&plain).unwrap();
-            let body = b.sprites().next().unwrap();
-            let frames: Vec<u8> = p.frames.iter().flat_map(|f| f.to_bytes()).collect();
-            let animations: Vec<u8> = p.animations.iter().flat_map(|a| a.to_bytes()).collect();
-            let words: Vec<u8> = body.words().iter().flat_map(|w| w.to_le_bytes()).collect();
-            w.add_sprite(&SpriteBody {
-                name: p.name,
-                width: p.width,
-                height: p.height,
-                format: p.format,
-                transparency: p.transparency,
-                key: p.key,
-                palette: &p.palette,
-                frames: &frames,
-                pixels: &p.pixels,
-                animations: &animations,
-                words: &words,
-            })
-            .unwrap();
-            let bytes = w.finish().unwrap();
+            let bytes = blob_with(&p, Some(extra));
             let s = Blob::parse(&bytes).unwrap().sprites().next().unwrap();
             let at = s.animation_record_bytes().as_ptr() as usize - bytes.as_ptr() as usize;
             assert_eq!(at % 4, 0, "extra string {extra:?}");
