@@ -151,7 +151,7 @@ pub use l2m::{JobError, LocalToModelJob};
 pub use sample::{
     CachedSamplingContext, DirectSamplingContext, RotationInterp, SamplingContext, SamplingJob, SamplingState,
 };
-pub use soa::{soa_count, SoaBlendingJob, SoaLocalToModelJob, SoaQuat, SoaTransform3, SoaVec3};
+pub use soa::{soa_count, ModelMatrix, SoaBlendingJob, SoaLocalToModelJob, SoaQuat, SoaTransform3, SoaVec3};
 pub use source::{
     BoneHandle, ChannelData, ChannelKind, ClipError, ClipEvent, DirectBone, DirectTimes, Interpolation, Joint, Scalars,
     SkelClipSource, SkeletonError, SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,
