@@ -872,6 +872,7 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
             None => root,
         };
         let mut m = [[S::ZERO; 4]; 12];
+        let mut par = [usize::MAX; 4];
         let keep = core::hint::black_box([u32::MAX, u32::MAX, u32::MAX, 0]);
         let one = core::hint::black_box([0, 0, 0, S::ONE.to_blob_bits()]);
         // The model matrices of the last RING bones computed, bone q in slot q % RING.
@@ -889,10 +890,12 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
                     }
                 }
                 m = SoaAffine3::from_transforms(&group).entries();
+                let b = g.wrapping_mul(4);
+                par = [0, 1, 2, 3].map(|k| self.skeleton.parent(b.wrapping_add(k)).unwrap_or(usize::MAX));
             }
             // Bone i's parent, or usize::MAX for a root (no branch). A root at bone 0 passes for
             // a child of "bone −1" and takes `prev`, which is then `root` (`from` is 0).
-            let p = self.skeleton.parent(i).unwrap_or(usize::MAX);
+            let p = par.get(l).copied().unwrap_or(usize::MAX);
             let parent = if KEEP_PREVIOUS && p.wrapping_add(1) == i {
                 prev
             } else {
