@@ -873,6 +873,9 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
         };
         let mut m = [[S::ZERO; 4]; 12];
         let mut par = [usize::MAX; 4];
+        // The fourth row of a padded output, set by two bitwise operations per column (see
+        // `pad`), through `black_box` so that the optimiser keeps them as such (it otherwise
+        // re-derived constant fourth lanes through the products, with shuffles costing more).
         let keep = core::hint::black_box([u32::MAX, u32::MAX, u32::MAX, 0]);
         let one = core::hint::black_box([0, 0, 0, S::ONE.to_blob_bits()]);
         // The model matrices of the last RING bones computed, bone q in slot q % RING.
@@ -901,7 +904,7 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
             } else {
                 // Slot p % RING still holds bone p if p was computed in this run and fewer than
                 // RING bones since.
-                let in_ring = M::RING && p >= self.from && i.wrapping_sub(p) <= RING;
+                let in_ring = !M::PADDED && p >= self.from && i.wrapping_sub(p) <= RING;
                 match output.get(p) {
                     Some(_) if in_ring => ring.get(p % RING).copied().unwrap_or(root),
                     Some(m) => m.to_cols(),
@@ -915,16 +918,16 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
                 column(&parent, [e(6), e(7), e(8)], None),
                 column(&parent, [e(9), e(10), e(11)], Some(&parent[3])),
             ];
-            if M::RING {
+            let model = if M::PADDED { pad(&model, &keep, &one) } else { model };
+            if !M::PADDED {
                 if let Some(r) = ring.get_mut(i % RING) {
                     *r = model;
                 }
             }
-            let stored = M::from_cols_masked(&model, &keep, one);
             if let Some(o) = output.get_mut(i) {
-                *o = stored;
+                *o = M::from_cols(&model);
             }
-            prev = if M::RING { model } else { stored.to_cols() };
+            prev = model;
         }
     }
 }
@@ -951,20 +954,19 @@ mod sealed {
 
     /// How [`SoaLocalToModelJob`](super::SoaLocalToModelJob) reads and writes a model matrix.
     pub trait Columns<S> {
-        /// Whether the job keeps its last matrices as [`Cols`] on the stack (when reading a
-        /// parent back from the output costs a repacking).
-        const RING: bool;
-        /// The matrix from four padded columns (the fourth number of each ignored).
+        /// Whether the matrix stores four-number columns whose fourth row is `(0, 0, 0, 1)`:
+        /// the job then sets that row in its products and reads parents back from the output;
+        /// otherwise it keeps its last products on the stack for them.
+        const PADDED: bool;
+        /// The matrix from four padded columns (a padded matrix takes them as they are).
         fn from_cols(c: &Cols<S>) -> Self;
-        /// The four columns, padded.
+        /// The matrix's columns, padded.
         fn to_cols(&self) -> Cols<S>;
-        /// experiment
-        fn from_cols_masked(c: &Cols<S>, keep: &[u32; 4], one: [u32; 4]) -> Self;
     }
 }
 
 impl<S: Scalar> sealed::Columns<S> for Affine3<S> {
-    const RING: bool = true;
+    const PADDED: bool = false;
     #[inline(always)]
     fn from_cols(c: &Cols<S>) -> Self {
         uncols(c)
@@ -973,14 +975,10 @@ impl<S: Scalar> sealed::Columns<S> for Affine3<S> {
     fn to_cols(&self) -> Cols<S> {
         cols(self)
     }
-    #[inline(always)]
-    fn from_cols_masked(c: &Cols<S>, _keep: &[u32; 4], _one: [u32; 4]) -> Self {
-        uncols(c)
-    }
 }
 
 impl<S: Scalar> sealed::Columns<S> for Affine3A<S> {
-    const RING: bool = false;
+    const PADDED: bool = true;
     #[inline(always)]
     fn from_cols(c: &Cols<S>) -> Self {
         Affine3A::from_padded(*c)
@@ -989,13 +987,17 @@ impl<S: Scalar> sealed::Columns<S> for Affine3A<S> {
     fn to_cols(&self) -> Cols<S> {
         *self.cols()
     }
-    #[inline(always)]
-    fn from_cols_masked(c: &Cols<S>, keep: &[u32; 4], one: [u32; 4]) -> Self {
-        let m = |c: [S; 4]| zip2(c, *keep, |c, k| S::from_blob_bits(c.to_blob_bits() & k));
-        let [a, b, c, d] = *c;
-        let d = zip2(m(d), one, |c, o| S::from_blob_bits(c.to_blob_bits() | o));
-        Affine3A::from_padded([m(a), m(b), m(c), d])
-    }
+}
+
+/// `c` with its fourth row set to `(0, 0, 0, 1)` and its twelve numbers left as they are: each
+/// number's word ANDed with `keep` (all ones, then 0), the translation's ORed with `one` (0, then
+/// 1's word).
+#[inline(always)]
+fn pad<S: Scalar>(c: &Cols<S>, keep: &[u32; 4], one: &[u32; 4]) -> Cols<S> {
+    let mask = |c: [S; 4]| zip2(c, *keep, |c, k| S::from_blob_bits(c.to_blob_bits() & k));
+    let [x, y, z, t] = *c;
+    let t = zip2(mask(t), *one, |c, o| S::from_blob_bits(c.to_blob_bits() | o));
+    [mask(x), mask(y), mask(z), t]
 }
 
 /// An [`Affine3`]'s columns, padded.
