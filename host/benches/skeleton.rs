@@ -25,6 +25,8 @@
 //!   search per run of shared key times, key pairs read in place). In-RAM slices have no layout,
 //!   so the RAM rows measure the context's channel-by-channel fallback.
 //! - `frame_soa_direct`: `frame_soa` with `DirectSamplingContext`s.
+//! - `l2m_soa_padded`, `frame_soa_direct_padded`: `l2m_soa` and `frame_soa_direct` with the model
+//!   matrices as `Affine3A`s (padded 4×4 columns) instead of `Affine3`s.
 //!
 //! With `OSSICLE_SKEL_MIN=FILTERS` in the environment, the rows whose full name contains one of the
 //! comma-separated FILTERS (all rows when empty) are not measured by criterion but timed in short
@@ -37,7 +39,8 @@
 //! produce (sampling forward and by seeks, blending with and without masks and additive layers,
 //! local-to-model; a second line per clip: `SoaLocalToModelJob`'s matrices), so that an optimisation can be checked to leave every result bit-identical
 //! (and checks that `CachedSamplingContext`s and `DirectSamplingContext`s give the same sampled
-//! poses as plain contexts):
+//! poses as plain contexts, and that `SoaLocalToModelJob`'s `Affine3A` output holds its `Affine3`
+//! output's numbers bit for bit, with a fourth row of exactly (0, 0, 0, 1)):
 //! `OSSICLE_SKEL_DIGEST=1 cargo bench -p ossicle-host --bench skeleton`, before and after, and diff.
 
 use criterion::{black_box, BenchmarkGroup, Criterion};

@@ -524,6 +524,51 @@ mod tests {
         assert_eq!(Affine3::<S>::from_scale(v3(1.0, 1.0, 0.0)).inverse(), None);
     }
 
+    fn affine3a<S: Scalar>() {
+        // Columns (1, 0, 4), (2, 1, 0), (0, 3, 1), translation (1, −2, 0.5).
+        let a = Affine3::<S>::from_cols(v3(1.0, 0.0, 4.0), v3(2.0, 1.0, 0.0), v3(0.0, 3.0, 1.0), v3(1.0, -2.0, 0.5));
+        let p = Affine3A::from(a);
+        assert_eq!(p, Affine3A::from_affine(a));
+        assert_eq!(p, Affine3A::from_cols(v3(1.0, 0.0, 4.0), v3(2.0, 1.0, 0.0), v3(0.0, 3.0, 1.0), v3(1.0, -2.0, 0.5)));
+        // The 4×4 matrix column by column, its fourth row (0, 0, 0, 1).
+        let want: [S; 16] = [1.0, 0.0, 4.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0, 3.0, 1.0, 0.0, 1.0, -2.0, 0.5, 1.0].map(s);
+        assert_eq!(p.to_cols_array(), want);
+        assert_eq!(p.cols()[3], [1.0, -2.0, 0.5, 1.0].map(s::<S>));
+        assert_eq!(
+            (p.x_axis(), p.y_axis(), p.z_axis(), p.translation()),
+            (a.x_axis, a.y_axis, a.z_axis, a.translation)
+        );
+        assert_eq!(p.to_affine(), a);
+        assert_eq!(Affine3::from(p), a);
+        // Points and vectors map as through the Affine3: (1, 1, 1) → (3 + 1, 4 − 2, 5 + 0.5).
+        assert_eq!(p.transform_point(Vec3::ONE), v3(4.0, 2.0, 5.5));
+        assert_eq!(p.transform_vector(Vec3::ONE), v3(3.0, 4.0, 5.0));
+        assert_eq!(Affine3A::<S>::default(), Affine3A::IDENTITY);
+        assert_eq!(Affine3A::<S>::IDENTITY.to_affine(), Affine3::IDENTITY);
+        let id: [S; 16] = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0].map(s);
+        assert_eq!(Affine3A::<S>::IDENTITY.to_cols_array(), id);
+        // 64 bytes, 16-byte aligned: four columns of four numbers.
+        assert_eq!(core::mem::size_of::<Affine3A<S>>(), 64);
+        assert_eq!(core::mem::align_of::<Affine3A<S>>(), 16);
+    }
+
+    #[test]
+    fn affine3a_f32() {
+        affine3a::<f32>();
+        // The twelve numbers are copied as they are, NaN and −0 included; the fourth row stays.
+        let a =
+            Affine3::from_cols(Vec3::new(-0.0f32, f32::NAN, 1.0), Vec3::ONE, Vec3::ZERO, Vec3::splat(f32::INFINITY));
+        let p = Affine3A::from(a);
+        let b = p.to_cols_array().map(f32::to_bits);
+        assert_eq!(b[0], (-0.0f32).to_bits());
+        assert_eq!(b[1], f32::NAN.to_bits());
+        assert_eq!([b[3], b[7], b[11], b[15]], [0.0f32, 0.0, 0.0, 1.0].map(f32::to_bits));
+    }
+    #[test]
+    fn affine3a_q16() {
+        affine3a::<Q16>();
+    }
+
     #[test]
     fn affine2_f32() {
         affine2::<f32>(Tol::F32);
