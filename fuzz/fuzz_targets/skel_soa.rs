@@ -4,11 +4,14 @@
 //! masks, additive layers against the identity or the bind pose, a rest fill threshold and a LOD
 //! limit, on poses whose words are taken from the input (so NaNs, infinities, huge and tiny
 //! values, zero quaternions); `SoaTransform3::pack`/`unpack` round-trip; `SoaLocalToModelJob`
-//! never panics, whatever the range. Seeds: none needed (`cargo fuzz run skel_soa`).
+//! never panics, whatever the range, and its `Affine3A` output holds its `Affine3` output's twelve
+//! numbers (any NaN equal to any NaN) with a fourth row of exactly (0, 0, 0, 1), from the same
+//! starting matrices (the bones before `from` are read, not written). Seeds: none needed
+//! (`cargo fuzz run skel_soa`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ossicle::math::{Affine3, Quat, Transform3, Vec3};
+use ossicle::math::{Affine3, Affine3A, Quat, Transform3, Vec3};
 use ossicle::skeleton::{
     soa_count, AdditiveReference, BlendLayer, BlendingJob, SliceSkeleton, SoaBlendingJob, SoaLocalToModelJob,
     SoaTransform3,
@@ -130,12 +133,30 @@ fn run<S: Scalar>(w: &mut Words<'_>) {
         }
     }
 
-    // Local-to-model on the blended pose (or a packed input pose), any range: no panic.
+    // Local-to-model on the blended pose (or a packed input pose), any range: no panic; both
+    // outputs agree, from starting matrices taken from the input.
     let local = if aos.is_ok() { got } else { soa[0].clone() };
-    let mut model = vec![Affine3::IDENTITY; bones];
+    let start: Vec<Affine3<S>> = (0..bones)
+        .map(|_| {
+            let mut v = || Vec3::new(scalar::<S>(w), scalar::<S>(w), scalar::<S>(w));
+            Affine3::from_cols(v(), v(), v(), v())
+        })
+        .collect();
+    let mut model = start.clone();
+    let mut padded: Vec<Affine3A<S>> = start.iter().map(|&m| Affine3A::from(m)).collect();
     let mut l2m = SoaLocalToModelJob::new(&skeleton);
     (l2m.from, l2m.to, l2m.lod) = (usize::from(w.byte()) % (bones + 2), usize::from(w.byte()), lod);
-    let _ = l2m.run(&local, &mut model);
+    if flags & 0x08 != 0 {
+        l2m.root = start[0];
+    }
+    let a = l2m.run(&local, &mut model);
+    let b = l2m.run(&local, &mut padded);
+    assert_eq!(a, b, "both outputs accept the same inputs");
+    let word = |v: S| if v != v { 0x7FC0_0000 } else { v.to_blob_bits() };
+    for (i, (m, p)) in model.iter().zip(&padded).enumerate() {
+        let (want, got) = (Affine3A::from(*m).to_cols_array().map(word), p.to_cols_array().map(word));
+        assert_eq!(want, got, "bone {i}: {m:?} vs {p:?}");
+    }
 }
 
 fuzz_target!(|data: &[u8]| {

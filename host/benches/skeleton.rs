@@ -25,6 +25,8 @@
 //!   search per run of shared key times, key pairs read in place). In-RAM slices have no layout,
 //!   so the RAM rows measure the context's channel-by-channel fallback.
 //! - `frame_soa_direct`: `frame_soa` with `DirectSamplingContext`s.
+//! - `l2m_soa_padded`, `frame_soa_direct_padded`: `l2m_soa` and `frame_soa_direct` with the model
+//!   matrices as `Affine3A`s (padded 4×4 columns) instead of `Affine3`s.
 //!
 //! With `OSSICLE_SKEL_MIN=FILTERS` in the environment, the rows whose full name contains one of the
 //! comma-separated FILTERS (all rows when empty) are not measured by criterion but timed in short
@@ -37,15 +39,17 @@
 //! produce (sampling forward and by seeks, blending with and without masks and additive layers,
 //! local-to-model; a second line per clip: `SoaLocalToModelJob`'s matrices), so that an optimisation can be checked to leave every result bit-identical
 //! (and checks that `CachedSamplingContext`s and `DirectSamplingContext`s give the same sampled
-//! poses as plain contexts):
+//! poses as plain contexts, and that `SoaLocalToModelJob`'s `Affine3A` output holds its `Affine3`
+//! output's numbers bit for bit, with a fourth row of exactly (0, 0, 0, 1)):
 //! `OSSICLE_SKEL_DIGEST=1 cargo bench -p ossicle-host --bench skeleton`, before and after, and diff.
 
 use criterion::{black_box, BenchmarkGroup, Criterion};
-use ossicle::math::{Affine3, Quat, Transform3, Vec3};
+use ossicle::math::{Affine3, Affine3A, Quat, Transform3, Vec3};
 use ossicle::skeleton::{
     AdditiveReference, BlendLayer, BlendingJob, CachedSamplingContext, ChannelData, DirectSamplingContext,
-    Interpolation, LocalToModelJob, RotationInterp, SamplingContext, SamplingJob, SamplingState, SkelClipSource,
-    SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack, SoaBlendingJob, SoaLocalToModelJob, SoaTransform3,
+    Interpolation, LocalToModelJob, ModelMatrix, RotationInterp, SamplingContext, SamplingJob, SamplingState,
+    SkelClipSource, SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack, SoaBlendingJob, SoaLocalToModelJob,
+    SoaTransform3,
 };
 use ossicle::{Asset, Scalar, Q16};
 use ossicle_format::ScalarEncoding;
@@ -192,6 +196,7 @@ where
     let (mut hs, mut hk, mut hb, mut hm, mut hl) = (SEED, SEED, SEED, SEED, SEED);
     // The SoA local-to-model job's matrices (their own digest line).
     let (mut soa_model, mut hls) = ([Affine3::<S>::IDENTITY; BONES], SEED);
+    let mut soa_padded = [Affine3A::<S>::IDENTITY; BONES];
     let mut t = S::ZERO;
     for frame in 0..600 {
         let sample = |c: &C, time: S, ctx: &mut SamplingContext<BONES>, out: &mut [Transform3<S>]| {
@@ -267,6 +272,16 @@ where
         let mut soa_l2m = SoaLocalToModelJob::new(skel);
         soa_l2m.from = l2m.from;
         let _ = soa_l2m.run(&packed(&blended), &mut soa_model);
+        // The padded output must hold the same twelve numbers, bit for bit.
+        let _ = soa_l2m.run(&packed(&blended), &mut soa_padded);
+        for (i, (m, a)) in soa_model.iter().zip(&soa_padded).enumerate() {
+            // The sixteen numbers (the fourth row (0, 0, 0, 1) included).
+            let bits = |a: &Affine3A<S>| a.to_cols_array().map(S::to_blob_bits);
+            assert!(
+                bits(&Affine3A::from(*m)) == bits(a),
+                "{label}: the padded output differs at frame {frame}, bone {i}"
+            );
+        }
         for m in &soa_model {
             let (x, y, z, t) = (m.x_axis, m.y_axis, m.z_axis, m.translation);
             for v in [x.x, x.y, x.z, y.x, y.y, y.z, z.x, z.y, z.z, t.x, t.y, t.z] {
@@ -343,8 +358,17 @@ where
             let _ = black_box(job.run(black_box(&sa), &mut out));
         });
     }
+    {
+        let mut out = [Affine3A::<S>::IDENTITY; BONES];
+        let job = SoaLocalToModelJob::new(skel);
+        row(g, &format!("{label}/l2m_soa_padded"), || {
+            let _ = black_box(job.run(black_box(&sa), &mut out));
+        });
+    }
     bench_frame(g, &format!("{label}/frame"), skel, clip, idle, || Box::new(SamplingContext::<BONES>::new()));
-    bench_frame_soa(g, &format!("{label}/frame_soa"), skel, clip, idle, || Box::new(SamplingContext::<BONES>::new()));
+    bench_frame_soa::<S, _, _, _, Affine3<S>>(g, &format!("{label}/frame_soa"), skel, clip, idle, || {
+        Box::new(SamplingContext::<BONES>::new())
+    });
     bench_fwd(g, &format!("{label}/sample_fwd_cached"), skel, clip, || {
         Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new())
     });
@@ -355,7 +379,15 @@ where
     bench_fwd(g, &format!("{label}/sample_fwd_direct"), skel, clip, direct);
     bench_seek(g, &format!("{label}/sample_seek_direct"), skel, clip, direct);
     bench_frame(g, &format!("{label}/frame_direct"), skel, clip, idle, direct);
-    bench_frame_soa(g, &format!("{label}/frame_soa_direct"), skel, clip, idle, direct);
+    bench_frame_soa::<S, _, _, _, Affine3<S>>(g, &format!("{label}/frame_soa_direct"), skel, clip, idle, direct);
+    bench_frame_soa::<S, _, _, _, Affine3A<S>>(
+        g,
+        &format!("{label}/frame_soa_direct_padded"),
+        skel,
+        clip,
+        idle,
+        direct,
+    );
 }
 
 /// Sampling at the next of 1,024 pseudo-random times per iteration, one persistent context made
@@ -448,8 +480,8 @@ fn packed<S: Scalar>(pose: &[Transform3<S>; BONES]) -> [SoaTransform3<S>; GROUPS
 
 /// [`bench_frame`] through the structure-of-arrays jobs: two forward samples (into
 /// `Transform3` poses), packed into SoA groups, `SoaBlendingJob`, `SoaLocalToModelJob` (model
-/// matrices).
-fn bench_frame_soa<S: Scalar, K, C, X>(
+/// matrices of type `M`).
+fn bench_frame_soa<S: Scalar, K, C, X, M: ModelMatrix<S> + Default>(
     g: &mut Group<'_>,
     name: &str,
     skel: &K,
@@ -464,7 +496,7 @@ fn bench_frame_soa<S: Scalar, K, C, X>(
     let mut sa = [SoaTransform3::<S>::IDENTITY; GROUPS];
     let mut sb = [SoaTransform3::<S>::IDENTITY; GROUPS];
     let mut blended = [SoaTransform3::<S>::IDENTITY; GROUPS];
-    let mut model = [Affine3::<S>::IDENTITY; BONES];
+    let mut model = [M::default(); BONES];
     frames(g, name, skel, clip, idle, context, |pa, pb| {
         let _ = SoaTransform3::pack(pa, &mut sa);
         let _ = SoaTransform3::pack(pb, &mut sb);

@@ -1,8 +1,9 @@
 //! Structure-of-arrays poses and jobs: `SoaBlendingJob` gives `BlendingJob`'s results bit for bit,
 //! `SoaLocalToModelJob` gives `model[parent] · local.to_affine()` (summed in its documented order) bit for bit, on random poses
-//! of every kind the jobs branch on, f32 and Q16.16; plus hand-computed cases.
+//! of every kind the jobs branch on, f32 and Q16.16, into `Affine3`s and into `Affine3A`s (the same twelve numbers, and a
+//! fourth row of exactly (0, 0, 0, 1)); plus hand-computed cases.
 
-use ossicle::math::{Affine3, Quat, Transform3, Vec3};
+use ossicle::math::{Affine3, Affine3A, Quat, Transform3, Vec3};
 use ossicle::skeleton::{
     soa_count, AdditiveReference, BlendLayer, BlendingJob, JobError, LocalToModelJob, SliceSkeleton, SoaBlendingJob,
     SoaLocalToModelJob, SoaTransform3,
@@ -292,13 +293,27 @@ fn l2m_case_with<S: Scalar>(seed: u64, rng: &mut Rng, par: &[u16], lod: u8, from
     let mut got = start.clone();
     let job = SoaLocalToModelJob { root, from, to, lod, ..SoaLocalToModelJob::new(&skeleton) };
     job.run(&pack(&local), &mut got).unwrap();
+    // The padded output, from the same starting matrices: the same twelve numbers, and the
+    // fourth row (0, 0, 0, 1).
+    let mut padded: Vec<Affine3A<S>> = start.iter().map(|&m| Affine3A::from(m)).collect();
+    job.run(&pack(&local), &mut padded).unwrap();
     for i in 0..n {
         assert_eq!(
             affine_bits(&expected[i]),
             affine_bits(&got[i]),
             "seed {seed} n {n} lod {lod} {from}..{to} bone {i}"
         );
+        assert_eq!(
+            padded_bits(&padded[i]),
+            padded_bits(&Affine3A::from(expected[i])),
+            "padded: seed {seed} n {n} lod {lod} {from}..{to} bone {i}"
+        );
     }
+}
+
+/// The sixteen numbers of an `Affine3A`, column by column.
+fn padded_bits<S: Scalar>(m: &Affine3A<S>) -> Vec<u64> {
+    m.to_cols_array().iter().map(|v| v.to_f64().to_bits()).collect()
 }
 
 #[test]
@@ -492,4 +507,46 @@ fn jobs_reject_short_inputs_and_write_nothing() {
     let job = SoaLocalToModelJob { from: 4, to: 3, ..SoaLocalToModelJob::new(&skeleton) };
     assert_eq!(job.run(&two, &mut model), Err(JobError::BadRange { from: 4, to: 3 }));
     assert_eq!(model, [Affine3::IDENTITY; 5]);
+
+    // The same checks with the padded output.
+    let mut padded = [Affine3A::<f32>::IDENTITY; 5];
+    let job = SoaLocalToModelJob::new(&skeleton);
+    assert_eq!(job.run(&one, &mut padded), Err(JobError::InputTooSmall { needed: 2, got: 1 }));
+    assert_eq!(job.run(&two, &mut padded[..4]), Err(JobError::OutputTooSmall { needed: 5, got: 4 }));
+    assert_eq!(job.validate(&two, &padded[..4]), Err(JobError::OutputTooSmall { needed: 5, got: 4 }));
+    let job = SoaLocalToModelJob { from: 4, to: 3, ..SoaLocalToModelJob::new(&skeleton) };
+    assert_eq!(job.run(&two, &mut padded), Err(JobError::BadRange { from: 4, to: 3 }));
+    assert_eq!(padded, [Affine3A::IDENTITY; 5]);
+}
+
+#[test]
+fn padded_output_keeps_its_fourth_row_on_any_input() {
+    // Local transforms with NaNs, infinities and huge values (products overflow): the padded
+    // output's twelve numbers are the Affine3 output's (NaNs compared as NaNs: the two paths
+    // may take a NaN's payload from either operand), and its fourth row stays exactly
+    // (0, 0, 0, 1), also for the children of such bones.
+    let n = 11;
+    let parents: Vec<u16> = (0..n).map(|i| if i == 0 { u16::MAX } else { (i - 1) as u16 }).collect();
+    let rest = vec![Transform3::<f32>::IDENTITY; n];
+    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+    let mut rng = Rng(9);
+    let mut local = pose::<f32>(&mut rng, n, false);
+    local[1].translation.y = f32::NAN;
+    local[3].rotation.x = f32::INFINITY;
+    local[5].scale.z = -f32::INFINITY;
+    local[7].translation.x = 3.0e38;
+    local[8].scale = Vec3::splat(-0.0);
+    let mut plain = vec![Affine3::IDENTITY; n];
+    let mut padded = vec![Affine3A::IDENTITY; n];
+    let job = SoaLocalToModelJob::new(&skeleton);
+    job.run(&pack(&local), &mut plain).unwrap();
+    job.run(&pack(&local), &mut padded).unwrap();
+    let same = |a: f32, b: f32| (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits();
+    for i in 0..n {
+        let (want, got) = (Affine3A::from(plain[i]).to_cols_array(), padded[i].to_cols_array());
+        assert!(want.iter().zip(&got).all(|(&a, &b)| same(a, b)), "bone {i}: {want:?} vs {got:?}");
+        let row = [got[3], got[7], got[11], got[15]].map(f32::to_bits);
+        assert_eq!(row, [0.0f32, 0.0, 0.0, 1.0].map(f32::to_bits), "bone {i}: fourth row");
+    }
+    assert!(padded[1].translation().y.is_nan());
 }

@@ -57,6 +57,40 @@ pub struct Affine3<S> {
     pub translation: Vec3<S>,
 }
 
+/// A 3D affine transform stored as its **4×4 homogeneous matrix**, column by column: the same
+/// twelve numbers as an [`Affine3`] plus a fourth row that is always `(0, 0, 0, 1)`, so that each
+/// column is four numbers (16-byte aligned in f32 and Q16.16).
+///
+/// This is the layout skinning palettes are uploaded in (a column-major `mat4`, or the first
+/// three rows of it), and the one [`SoaLocalToModelJob`](crate::skeleton::SoaLocalToModelJob)
+/// writes fastest: its columns are whole SIMD vectors, so a parent read back from the output
+/// needs no repacking. Convert to and from [`Affine3`] with [`Affine3A::from_affine`] /
+/// [`Affine3A::to_affine`] (or `From`), which copy the twelve numbers unchanged.
+///
+/// The fourth row is not stored by the caller (the type has no public fields), so it is
+/// `(0, 0, 0, 1)` in every value, whatever the other numbers are (NaN included).
+///
+/// ```
+/// use ossicle::math::{Affine3, Affine3A, Vec3};
+///
+/// let m = Affine3::from_translation(Vec3::new(1.0f32, 2.0, 3.0));
+/// let a = Affine3A::from(m);
+/// // Column-major 4×4: the translation is the fourth column, the fourth row is (0, 0, 0, 1).
+/// assert_eq!(a.cols()[3], [1.0, 2.0, 3.0, 1.0]);
+/// assert_eq!(a.cols()[0], [1.0, 0.0, 0.0, 0.0]);
+/// assert_eq!(a.to_cols_array()[12..], [1.0, 2.0, 3.0, 1.0]);
+/// assert_eq!(a.to_affine(), m);
+/// assert_eq!(a.transform_point(Vec3::ZERO), Vec3::new(1.0, 2.0, 3.0));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C, align(16))]
+pub struct Affine3A<S> {
+    /// x axis, y axis, z axis, translation; each `[x, y, z, w]` with `w` 0 for the axes and 1
+    /// for the translation.
+    cols: [[S; 4]; 4],
+}
+
 impl<S: Scalar> Default for Affine2<S> {
     /// The identity transform.
     fn default() -> Self {
@@ -65,6 +99,13 @@ impl<S: Scalar> Default for Affine2<S> {
 }
 
 impl<S: Scalar> Default for Affine3<S> {
+    /// The identity transform.
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl<S: Scalar> Default for Affine3A<S> {
     /// The identity transform.
     fn default() -> Self {
         Self::IDENTITY
@@ -242,6 +283,114 @@ impl<S: Scalar> Affine3<S> {
     }
 }
 
+impl<S: Scalar> Affine3A<S> {
+    /// The identity transform.
+    pub const IDENTITY: Self = Self::from_affine(Affine3::IDENTITY);
+
+    /// The transform whose twelve numbers are `m`'s (and whose fourth row is `(0, 0, 0, 1)`).
+    #[inline]
+    pub const fn from_affine(m: Affine3<S>) -> Self {
+        Self::from_cols(m.x_axis, m.y_axis, m.z_axis, m.translation)
+    }
+
+    /// A transform from its three axes and its translation (as [`Affine3::from_cols`]).
+    #[inline]
+    pub const fn from_cols(x_axis: Vec3<S>, y_axis: Vec3<S>, z_axis: Vec3<S>, translation: Vec3<S>) -> Self {
+        let (o, l) = (S::ZERO, S::ONE);
+        Self {
+            cols: [
+                [x_axis.x, x_axis.y, x_axis.z, o],
+                [y_axis.x, y_axis.y, y_axis.z, o],
+                [z_axis.x, z_axis.y, z_axis.z, o],
+                [translation.x, translation.y, translation.z, l],
+            ],
+        }
+    }
+
+    /// The matrix with these columns as they are (the caller keeps the fourth row).
+    #[inline(always)]
+    pub(crate) const fn from_padded(cols: [[S; 4]; 4]) -> Self {
+        Self { cols }
+    }
+
+    /// The [`Affine3`] with the same twelve numbers.
+    #[inline]
+    pub const fn to_affine(&self) -> Affine3<S> {
+        let [[xx, xy, xz, _], [yx, yy, yz, _], [zx, zy, zz, _], [tx, ty, tz, _]] = self.cols;
+        Affine3::from_cols(Vec3::new(xx, xy, xz), Vec3::new(yx, yy, yz), Vec3::new(zx, zy, zz), Vec3::new(tx, ty, tz))
+    }
+
+    /// The four columns of the 4×4 matrix (x axis, y axis, z axis, translation), each
+    /// `[x, y, z, w]` with `w` 0 for the axes and 1 for the translation: a column-major `mat4`.
+    #[inline]
+    pub const fn cols(&self) -> &[[S; 4]; 4] {
+        &self.cols
+    }
+
+    /// The sixteen numbers of the 4×4 matrix, column by column (as [`Affine3A::cols`]).
+    #[inline]
+    pub fn to_cols_array(&self) -> [S; 16] {
+        let [a, b, c, d] = self.cols;
+        let mut out = [S::ZERO; 16];
+        for (o, v) in out.iter_mut().zip(a.into_iter().chain(b).chain(c).chain(d)) {
+            *o = v;
+        }
+        out
+    }
+
+    /// The first column: the image of the unit X vector.
+    #[inline]
+    pub const fn x_axis(&self) -> Vec3<S> {
+        self.to_affine().x_axis
+    }
+
+    /// The second column: the image of the unit Y vector.
+    #[inline]
+    pub const fn y_axis(&self) -> Vec3<S> {
+        self.to_affine().y_axis
+    }
+
+    /// The third column: the image of the unit Z vector.
+    #[inline]
+    pub const fn z_axis(&self) -> Vec3<S> {
+        self.to_affine().z_axis
+    }
+
+    /// The fourth column: the image of the origin.
+    #[inline]
+    pub const fn translation(&self) -> Vec3<S> {
+        self.to_affine().translation
+    }
+
+    /// `p` transformed as a point (as [`Affine3::transform_point`]).
+    #[inline]
+    pub fn transform_point(&self, p: Vec3<S>) -> Vec3<S> {
+        self.to_affine().transform_point(p)
+    }
+
+    /// `v` transformed as a direction or offset (as [`Affine3::transform_vector`]).
+    #[inline]
+    pub fn transform_vector(&self, v: Vec3<S>) -> Vec3<S> {
+        self.to_affine().transform_vector(v)
+    }
+}
+
+impl<S: Scalar> From<Affine3<S>> for Affine3A<S> {
+    /// [`Affine3A::from_affine`].
+    #[inline]
+    fn from(m: Affine3<S>) -> Self {
+        Self::from_affine(m)
+    }
+}
+
+impl<S: Scalar> From<Affine3A<S>> for Affine3<S> {
+    /// [`Affine3A::to_affine`].
+    #[inline]
+    fn from(m: Affine3A<S>) -> Self {
+        m.to_affine()
+    }
+}
+
 impl<S: Scalar> Mul for Affine2<S> {
     type Output = Self;
     /// The composition `self · rhs` (as the inherent `mul`).
@@ -373,6 +522,51 @@ mod tests {
         assert_eq!(singular.determinant(), S::ZERO);
         assert_eq!(singular.inverse(), None);
         assert_eq!(Affine3::<S>::from_scale(v3(1.0, 1.0, 0.0)).inverse(), None);
+    }
+
+    fn affine3a<S: Scalar>() {
+        // Columns (1, 0, 4), (2, 1, 0), (0, 3, 1), translation (1, −2, 0.5).
+        let a = Affine3::<S>::from_cols(v3(1.0, 0.0, 4.0), v3(2.0, 1.0, 0.0), v3(0.0, 3.0, 1.0), v3(1.0, -2.0, 0.5));
+        let p = Affine3A::from(a);
+        assert_eq!(p, Affine3A::from_affine(a));
+        assert_eq!(p, Affine3A::from_cols(v3(1.0, 0.0, 4.0), v3(2.0, 1.0, 0.0), v3(0.0, 3.0, 1.0), v3(1.0, -2.0, 0.5)));
+        // The 4×4 matrix column by column, its fourth row (0, 0, 0, 1).
+        let want: [S; 16] = [1.0, 0.0, 4.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0, 3.0, 1.0, 0.0, 1.0, -2.0, 0.5, 1.0].map(s);
+        assert_eq!(p.to_cols_array(), want);
+        assert_eq!(p.cols()[3], [1.0, -2.0, 0.5, 1.0].map(s::<S>));
+        assert_eq!(
+            (p.x_axis(), p.y_axis(), p.z_axis(), p.translation()),
+            (a.x_axis, a.y_axis, a.z_axis, a.translation)
+        );
+        assert_eq!(p.to_affine(), a);
+        assert_eq!(Affine3::from(p), a);
+        // Points and vectors map as through the Affine3: (1, 1, 1) → (3 + 1, 4 − 2, 5 + 0.5).
+        assert_eq!(p.transform_point(Vec3::ONE), v3(4.0, 2.0, 5.5));
+        assert_eq!(p.transform_vector(Vec3::ONE), v3(3.0, 4.0, 5.0));
+        assert_eq!(Affine3A::<S>::default(), Affine3A::IDENTITY);
+        assert_eq!(Affine3A::<S>::IDENTITY.to_affine(), Affine3::IDENTITY);
+        let id: [S; 16] = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0].map(s);
+        assert_eq!(Affine3A::<S>::IDENTITY.to_cols_array(), id);
+        // 64 bytes, 16-byte aligned: four columns of four numbers.
+        assert_eq!(core::mem::size_of::<Affine3A<S>>(), 64);
+        assert_eq!(core::mem::align_of::<Affine3A<S>>(), 16);
+    }
+
+    #[test]
+    fn affine3a_f32() {
+        affine3a::<f32>();
+        // The twelve numbers are copied as they are, NaN and −0 included; the fourth row stays.
+        let a =
+            Affine3::from_cols(Vec3::new(-0.0f32, f32::NAN, 1.0), Vec3::ONE, Vec3::ZERO, Vec3::splat(f32::INFINITY));
+        let p = Affine3A::from(a);
+        let b = p.to_cols_array().map(f32::to_bits);
+        assert_eq!(b[0], (-0.0f32).to_bits());
+        assert_eq!(b[1], f32::NAN.to_bits());
+        assert_eq!([b[3], b[7], b[11], b[15]], [0.0f32, 0.0, 0.0, 1.0].map(f32::to_bits));
+    }
+    #[test]
+    fn affine3a_q16() {
+        affine3a::<Q16>();
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! - [`Vec2`], [`Vec3`]: points, offsets, per-axis scales.
 //! - [`Quat`]: 3D rotations, with [`EulerOrder`] for building them from Euler angles.
 //! - [`Transform2`], [`Transform3`]: translation / rotation / scale, as animation channels store them.
-//! - [`Affine2`], [`Affine3`]: 2×3 and 3×4 matrices, exact for any composition.
+//! - [`Affine2`], [`Affine3`]: 2×3 and 3×4 matrices, exact for any composition; [`Affine3A`]: an
+//!   [`Affine3`] as the padded columns of its 4×4 matrix (skinning palettes, SIMD).
 //!
 //! Angles are in radians; rotations are counter-clockwise (right-handed).
 //!
@@ -41,7 +42,7 @@ pub(crate) mod testutil;
 mod transform;
 mod vec;
 
-pub use affine::{Affine2, Affine3};
+pub use affine::{Affine2, Affine3, Affine3A};
 pub use quat::{EulerOrder, Quat};
 pub use transform::{Transform2, Transform3};
 pub use vec::{Vec2, Vec3};

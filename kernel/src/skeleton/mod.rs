@@ -25,7 +25,9 @@
 //!   structure-of-arrays poses ([`SoaTransform3`]: four joints component by component, as
 //!   ozz-animation lays them out), which the compiler vectorises across joints on hosts with SIMD;
 //!   the SoA blend gives the same results as [`BlendingJob`] bit for bit, the SoA local-to-model
-//!   gives model matrices ([`Affine3`](crate::math::Affine3), e.g. for a skinning palette).
+//!   gives model matrices ([`Affine3`](crate::math::Affine3), or the same numbers as padded 4×4
+//!   columns, [`Affine3A`](crate::math::Affine3A), e.g. for a skinning palette; see
+//!   [`ModelMatrix`]).
 //!   [`SoaTransform3::pack`] / [`SoaTransform3::unpack`] convert poses.
 //!
 //! Every job takes a LOD limit: bones whose [`SkeletonSource::lod`] is above it keep their rest pose.
@@ -51,6 +53,7 @@
 //! | one joint of a pose, f32 or Q16.16 | 40 bytes | 20 bytes |
 //! | one joint of an SoA pose ([`SoaTransform3`]: 160 bytes per 4 joints) | 40 bytes | – |
 //! | a model matrix ([`Affine3`](crate::math::Affine3), from [`SoaLocalToModelJob`]) | 48 bytes | – |
+//! | a padded model matrix ([`Affine3A`](crate::math::Affine3A), from [`SoaLocalToModelJob`]) | 64 bytes | – |
 //! | [`SamplingContext`] (per playing instance) | 12 bytes | 12 bytes |
 //! | [`CachedSamplingContext`] (instead of a [`SamplingContext`]; + 8 bytes per context; the players take one as their fourth type parameter, e.g. `AnimPlayer<S, J, N, CachedSamplingContext<S, J, N>>`) | 124 bytes | 84 bytes |
 //! | [`DirectSamplingContext`] (instead of a [`SamplingContext`]; about 24 bytes per context; a player's fourth type parameter too) | 76 bytes | 60 bytes |
@@ -151,7 +154,7 @@ pub use l2m::{JobError, LocalToModelJob};
 pub use sample::{
     CachedSamplingContext, DirectSamplingContext, RotationInterp, SamplingContext, SamplingJob, SamplingState,
 };
-pub use soa::{soa_count, SoaBlendingJob, SoaLocalToModelJob, SoaQuat, SoaTransform3, SoaVec3};
+pub use soa::{soa_count, ModelMatrix, SoaBlendingJob, SoaLocalToModelJob, SoaQuat, SoaTransform3, SoaVec3};
 pub use source::{
     BoneHandle, ChannelData, ChannelKind, ClipError, ClipEvent, DirectBone, DirectTimes, Interpolation, Joint, Scalars,
     SkelClipSource, SkeletonError, SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack,

@@ -11,15 +11,18 @@
 //!   `⌈bones / 4⌉` [`SoaTransform3`]s ([`soa_count`]); bone `i` is lane `i % 4` of group `i / 4`.
 //! - [`SoaBlendingJob`]: [`BlendingJob`](super::BlendingJob)'s rule (weights, per-bone masks,
 //!   rest-pose fill, additive layers, LOD) on SoA poses, with **the same results bit for bit**.
-//! - [`SoaLocalToModelJob`]: an SoA local pose → one [`Affine3`] model matrix per bone
+//! - [`SoaLocalToModelJob`]: an SoA local pose → one model matrix per bone
 //!   (`model[i] = model[parent(i)] · local[i].to_affine()`, the exact matrix product, also for
-//!   non-uniform scale), optionally for a sub-range of bones, with a LOD limit.
+//!   non-uniform scale), optionally for a sub-range of bones, with a LOD limit. The matrices are
+//!   [`Affine3`]s or [`Affine3A`]s ([`ModelMatrix`]): the same twelve numbers bit for bit; an
+//!   [`Affine3A`] is the padded columns of the 4×4 matrix, the layout skinning palettes are
+//!   uploaded in, and the job's faster output (its columns are whole SIMD vectors).
 //!
 //! Memory: 160 bytes per group of four joints, f32 or Q16.16 (40 per joint, as `Transform3`); an
-//! [`Affine3`] is 48 bytes.
+//! [`Affine3`] is 48 bytes, an [`Affine3A`] 64.
 //!
 //! ```
-//! use ossicle::math::{Affine3, Quat, Transform3, Vec3};
+//! use ossicle::math::{Affine3, Affine3A, Quat, Transform3, Vec3};
 //! use ossicle::skeleton::{BlendLayer, SliceSkeleton, SoaBlendingJob, SoaLocalToModelJob, SoaTransform3, soa_count};
 //!
 //! let parents = [u16::MAX, 0, 1];
@@ -39,12 +42,18 @@
 //! let mut model = [Affine3::IDENTITY; 3];
 //! SoaLocalToModelJob::new(&skeleton).run(&local, &mut model).unwrap();
 //! assert_eq!(model[2].translation, Vec3::new(0.0, 1.5, 0.0));
+//!
+//! // The same matrices as padded 4×4 columns, e.g. for a skinning palette.
+//! let mut palette = [Affine3A::IDENTITY; 3];
+//! SoaLocalToModelJob::new(&skeleton).run(&local, &mut palette).unwrap();
+//! assert_eq!(palette[2].cols()[3], [0.0, 1.5, 0.0, 1.0]);
+//! assert_eq!(palette.map(|m| m.to_affine()), model);
 //! ```
 
 use super::blend::{validate_inputs, AdditiveReference, BlendLayer};
 use super::l2m::JobError;
 use super::source::{Joint, SkeletonSource};
-use crate::math::{Affine3, Quat, Transform3, Vec3};
+use crate::math::{Affine3, Affine3A, Quat, Transform3, Vec3};
 use crate::scalar::{Scalar, ScalarEncoding};
 
 /// Four lanes.
@@ -790,8 +799,12 @@ const KEEP_PREVIOUS: bool = !cfg!(target_arch = "arm");
 /// `(p.x·c.t.x + p.y·c.t.y) + (p.z·c.t.z + p.t)` for the translation. Results are
 /// bit-identical to that formula computed bone by bone (tested).
 ///
-/// Besides its output, the job keeps the last few model matrices on the stack (512 bytes in
-/// f32) for the parents that are not the bone just before their child.
+/// The output is a slice of [`Affine3`]s or of [`Affine3A`]s ([`ModelMatrix`]), whose twelve
+/// numbers are the same, bit for bit; an [`Affine3A`]'s fourth row is `(0, 0, 0, 1)` whatever
+/// they are. [`Affine3A`] is the faster output where the target has SIMD (no repacking of
+/// four-number columns into three-number ones, parents read back as whole columns). With
+/// [`Affine3`]s the job keeps the last few model matrices on the stack (512 bytes in f32) for
+/// the parents that are not the bone just before their child.
 ///
 /// Only bones `from..to` are computed (`to` clamped to the bone count); a bone in the range whose
 /// parent is outside it reads its parent's matrix from `output`. A bone whose LOD is above `lod`
@@ -822,7 +835,7 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
 
     /// Checks that `from <= to` (after clamping), that `local` holds [`soa_count`]`(to)` groups
     /// and `output` `to` matrices.
-    pub fn validate(&self, local: &[SoaTransform3<S>], output: &[Affine3<S>]) -> Result<(), JobError> {
+    pub fn validate<M: ModelMatrix<S>>(&self, local: &[SoaTransform3<S>], output: &[M]) -> Result<(), JobError> {
         let to = self.end();
         if self.from > to {
             return Err(JobError::BadRange { from: self.from, to });
@@ -837,16 +850,39 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
         Ok(())
     }
 
-    /// Computes the model matrices of bones `from..to` into `output`. Errors as
-    /// [`SoaLocalToModelJob::validate`], before anything is written.
-    pub fn run(&self, local: &[SoaTransform3<S>], output: &mut [Affine3<S>]) -> Result<(), JobError> {
+    /// Computes the model matrices of bones `from..to` into `output` ([`Affine3`]s or
+    /// [`Affine3A`]s). Errors as [`SoaLocalToModelJob::validate`], before anything is written.
+    ///
+    /// ```
+    /// use ossicle::math::{Affine3A, Quat, Transform3, Vec3};
+    /// use ossicle::skeleton::{SliceSkeleton, SoaLocalToModelJob, SoaTransform3};
+    ///
+    /// // A root scaled by 2 and a child 1 along x: the child's origin is at x = 2.
+    /// let parents = [u16::MAX, 0];
+    /// let rest = [Transform3::<f32>::IDENTITY; 2];
+    /// let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+    /// let joints = [
+    ///     Transform3::new(Vec3::ZERO, Quat::IDENTITY, Vec3::splat(2.0)),
+    ///     Transform3::new(Vec3::new(1.0, 0.0, 0.0), Quat::IDENTITY, Vec3::ONE),
+    /// ];
+    /// let mut local = [SoaTransform3::IDENTITY; 1];
+    /// SoaTransform3::pack(&joints, &mut local).unwrap();
+    /// let mut palette = [Affine3A::IDENTITY; 2];
+    /// SoaLocalToModelJob::new(&skeleton).run(&local, &mut palette).unwrap();
+    /// // Column-major 4×4 matrices, ready to upload.
+    /// assert_eq!(
+    ///     palette[1].to_cols_array(),
+    ///     [2.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 2.0, 0.0, 0.0, 1.0]
+    /// );
+    /// ```
+    pub fn run<M: ModelMatrix<S>>(&self, local: &[SoaTransform3<S>], output: &mut [M]) -> Result<(), JobError> {
         self.validate(local, output)?;
         let to = self.end();
         let Some(output) = output.get_mut(..to) else { return Ok(()) };
         if self.lod == u8::MAX {
-            self.compose::<false>(local, output);
+            self.compose::<M, false>(local, output);
         } else {
-            self.compose::<true>(local, output);
+            self.compose::<M, true>(local, output);
         }
         Ok(())
     }
@@ -857,21 +893,30 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
     /// - at the first bone of each group (and at `from`), the group's four local transforms to
     ///   matrices at once ([`SoaAffine3::from_transforms`]) into `m`, which the bones read by
     ///   lane index (a lane known only at run time keeps `m` an array, so that the compiler
-    ///   computes it four lanes at a time instead of redoing it bone by bone in scalars);
+    ///   computes it four lanes at a time instead of redoing it bone by bone in scalars), and the
+    ///   group's four parents into `par` (read once a group: fewer reloads of the skeleton's
+    ///   table than a lookup per bone, measurably so from a blob);
     /// - then the bone's model matrix as four padded columns ([`column`]), its parent's taken
-    ///   from `prev` (the bone before it), from `ring` (one of the last [`RING`] bones computed)
-    ///   or from `output`;
-    /// - the matrix goes to `ring` first (four-number stores, so the columns stay whole vectors),
-    ///   then to `output`.
+    ///   from `prev` (the bone before it), from `ring` (one of the last [`RING`] bones computed,
+    ///   [`Affine3`] output only) or from `output`;
+    /// - for an [`Affine3A`] output, the product's fourth row set to `(0, 0, 0, 1)` ([`pad`]);
+    /// - the matrix goes to `ring` (four-number stores, so the columns stay whole vectors; not
+    ///   with [`Affine3A`]s, whose output already is such columns), then to `output`.
     #[inline(always)]
-    fn compose<const LOD: bool>(&self, local: &[SoaTransform3<S>], output: &mut [Affine3<S>]) {
+    fn compose<M: ModelMatrix<S>, const LOD: bool>(&self, local: &[SoaTransform3<S>], output: &mut [M]) {
         let to = output.len();
         let root = cols(&self.root);
         let mut prev = match self.from.checked_sub(1).and_then(|p| output.get(p)) {
-            Some(m) => cols(m),
+            Some(m) => m.to_cols(),
             None => root,
         };
         let mut m = [[S::ZERO; 4]; 12];
+        let mut par = [usize::MAX; 4];
+        // The fourth row of a padded output, set by two bitwise operations per column (see
+        // `pad`), through `black_box` so that the optimiser keeps them as such (it otherwise
+        // re-derived constant fourth lanes through the products, with shuffles costing more).
+        let keep = core::hint::black_box([u32::MAX, u32::MAX, u32::MAX, 0]);
+        let one = core::hint::black_box([0, 0, 0, S::ONE.to_blob_bits()]);
         // The model matrices of the last RING bones computed, bone q in slot q % RING.
         let mut ring = [[[S::ZERO; 4]; 4]; RING];
         for i in self.from..to {
@@ -887,19 +932,21 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
                     }
                 }
                 m = SoaAffine3::from_transforms(&group).entries();
+                let b = g.wrapping_mul(4);
+                par = [0, 1, 2, 3].map(|k| self.skeleton.parent(b.wrapping_add(k)).unwrap_or(usize::MAX));
             }
             // Bone i's parent, or usize::MAX for a root (no branch). A root at bone 0 passes for
             // a child of "bone −1" and takes `prev`, which is then `root` (`from` is 0).
-            let p = self.skeleton.parent(i).unwrap_or(usize::MAX);
+            let p = par.get(l).copied().unwrap_or(usize::MAX);
             let parent = if KEEP_PREVIOUS && p.wrapping_add(1) == i {
                 prev
             } else {
                 // Slot p % RING still holds bone p if p was computed in this run and fewer than
                 // RING bones since.
-                let in_ring = p >= self.from && i.wrapping_sub(p) <= RING;
+                let in_ring = !M::PADDED && p >= self.from && i.wrapping_sub(p) <= RING;
                 match output.get(p) {
                     Some(_) if in_ring => ring.get(p % RING).copied().unwrap_or(root),
-                    Some(m) => cols(m),
+                    Some(m) => m.to_cols(),
                     None => root,
                 }
             };
@@ -910,11 +957,14 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
                 column(&parent, [e(6), e(7), e(8)], None),
                 column(&parent, [e(9), e(10), e(11)], Some(&parent[3])),
             ];
-            if let Some(r) = ring.get_mut(i % RING) {
-                *r = model;
+            let model = if M::PADDED { pad(&model, &keep, &one) } else { model };
+            if !M::PADDED {
+                if let Some(r) = ring.get_mut(i % RING) {
+                    *r = model;
+                }
             }
             if let Some(o) = output.get_mut(i) {
-                *o = uncols(&model);
+                *o = M::from_cols(&model);
             }
             prev = model;
         }
@@ -925,9 +975,69 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
 /// (512 bytes in f32), for the parents that are not the bone before their child.
 const RING: usize = 8;
 
-/// A matrix as four columns of four numbers, the fourth of each unused (0 when read from an
-/// [`Affine3`]).
+/// A matrix as four columns of four numbers: the fourth of each is unused (0 when read from an
+/// [`Affine3`]) but for an [`Affine3A`], where they are its fourth row.
 type Cols<S> = [[S; 4]; 4];
+
+/// The model matrices [`SoaLocalToModelJob`] writes: [`Affine3`] (twelve numbers, 48 bytes in
+/// f32 or Q16.16) or [`Affine3A`] (the same twelve numbers as the padded columns of a 4×4 matrix,
+/// 64 bytes: the job's faster output on SIMD hosts, with no repacking of its four-number
+/// columns). Implemented by those two types only (the trait is sealed).
+pub trait ModelMatrix<S: Scalar>: Copy + sealed::Columns<S> {}
+
+impl<S: Scalar> ModelMatrix<S> for Affine3<S> {}
+impl<S: Scalar> ModelMatrix<S> for Affine3A<S> {}
+
+mod sealed {
+    use super::Cols;
+
+    /// How [`SoaLocalToModelJob`](super::SoaLocalToModelJob) reads and writes a model matrix.
+    pub trait Columns<S> {
+        /// Whether the matrix stores four-number columns whose fourth row is `(0, 0, 0, 1)`:
+        /// the job then sets that row in its products and reads parents back from the output;
+        /// otherwise it keeps its last products on the stack for them.
+        const PADDED: bool;
+        /// The matrix from four padded columns (a padded matrix takes them as they are).
+        fn from_cols(c: &Cols<S>) -> Self;
+        /// The matrix's columns, padded.
+        fn to_cols(&self) -> Cols<S>;
+    }
+}
+
+impl<S: Scalar> sealed::Columns<S> for Affine3<S> {
+    const PADDED: bool = false;
+    #[inline(always)]
+    fn from_cols(c: &Cols<S>) -> Self {
+        uncols(c)
+    }
+    #[inline(always)]
+    fn to_cols(&self) -> Cols<S> {
+        cols(self)
+    }
+}
+
+impl<S: Scalar> sealed::Columns<S> for Affine3A<S> {
+    const PADDED: bool = true;
+    #[inline(always)]
+    fn from_cols(c: &Cols<S>) -> Self {
+        Affine3A::from_padded(*c)
+    }
+    #[inline(always)]
+    fn to_cols(&self) -> Cols<S> {
+        *self.cols()
+    }
+}
+
+/// `c` with its fourth row set to `(0, 0, 0, 1)` and its twelve numbers left as they are: each
+/// number's word ANDed with `keep` (all ones, then 0), the translation's ORed with `one` (0, then
+/// 1's word).
+#[inline(always)]
+fn pad<S: Scalar>(c: &Cols<S>, keep: &[u32; 4], one: &[u32; 4]) -> Cols<S> {
+    let mask = |c: [S; 4]| zip2(c, *keep, |c, k| S::from_blob_bits(c.to_blob_bits() & k));
+    let [x, y, z, t] = *c;
+    let t = zip2(mask(t), *one, |c, o| S::from_blob_bits(c.to_blob_bits() | o));
+    [mask(x), mask(y), mask(z), t]
+}
 
 /// An [`Affine3`]'s columns, padded.
 #[inline(always)]
