@@ -12,7 +12,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
-JOBS="sample_fwd sample_fwd_cached sample_fwd_direct sample_seek sample_seek_direct blend2 blend2_soa l2m l2m_soa frame frame_soa frame_cached frame_direct frame_soa_direct"
+JOBS="sample_fwd sample_fwd_cached sample_fwd_direct sample_seek sample_seek_direct blend2 blend2_soa l2m l2m_soa l2m_soa_padded frame frame_soa frame_cached frame_direct frame_soa_direct frame_soa_direct_padded"
 MODE="${1:-}"
 if [[ "$MODE" == "--min" ]]; then
     out=$(cd "$ROOT" && OSSICLE_SKEL_MIN= cargo bench -p ossicle-host --bench skeleton 2>/dev/null | grep -E '^(f32|q16)_(ram|blob)/')
