@@ -96,48 +96,50 @@ impl BlobWriter {
     /// its layout is checked when the blob is read back, not here (the host reads every blob it
     /// writes back through the loader before it keeps it).
     pub fn add_sprite(&mut self, body: &crate::sprite::SpriteBody<'_>) -> Result<(), WriteError> {
-        let bytes = postcard::to_stdvec(body).map_err(|_| WriteError::Encode)?;
-        // Where the animation records (read on every update) start in the encoded body.
-        let at = postcard::from_bytes::<crate::sprite::SpriteBody<'_>>(&bytes)
-            .map(|b| offset_in(&bytes, b.animations))
-            .map_err(|_| WriteError::Encode)?;
-        self.add_section_aligned(SectionKind::Sprite, bytes, at);
-        Ok(())
+        // The animation records (read on every update) start 4-aligned.
+        self.add_encoded(SectionKind::Sprite, body, |b| {
+            postcard::from_bytes::<crate::sprite::SpriteBody<'_>>(b).ok().map(|d| offset_in(b, d.animations))
+        })
     }
 
     /// Adds a scene section (string ids from [`intern`](Self::intern); checked when the blob is
     /// read back, like [`add_sprite`](Self::add_sprite)).
     pub fn add_scene(&mut self, body: &crate::scene::SceneBody<'_>) -> Result<(), WriteError> {
-        let bytes = postcard::to_stdvec(body).map_err(|_| WriteError::Encode)?;
-        // Where the track records start in the encoded body.
-        let at = postcard::from_bytes::<crate::scene::SceneBody<'_>>(&bytes)
-            .map(|b| offset_in(&bytes, b.tracks))
-            .map_err(|_| WriteError::Encode)?;
-        self.add_section_aligned(SectionKind::Scene, bytes, at);
-        Ok(())
+        // The track records start 4-aligned.
+        self.add_encoded(SectionKind::Scene, body, |b| {
+            postcard::from_bytes::<crate::scene::SceneBody<'_>>(b).ok().map(|d| offset_in(b, d.tracks))
+        })
     }
 
     /// Adds a skeleton section (string ids from [`intern`](Self::intern); checked when the blob is
     /// read back, like [`add_sprite`](Self::add_sprite)).
     pub fn add_skeleton(&mut self, body: &crate::skeleton::SkeletonBody<'_>) -> Result<(), WriteError> {
-        let bytes = postcard::to_stdvec(body).map_err(|_| WriteError::Encode)?;
-        // Where the bone records start in the encoded body (read back: postcard borrows them).
-        let at = postcard::from_bytes::<crate::skeleton::SkeletonBody<'_>>(&bytes)
-            .map(|b| offset_in(&bytes, b.bones))
-            .map_err(|_| WriteError::Encode)?;
-        self.add_section_aligned(SectionKind::Skeleton, bytes, at);
-        Ok(())
+        // The bone records start 4-aligned.
+        self.add_encoded(SectionKind::Skeleton, body, |b| {
+            postcard::from_bytes::<crate::skeleton::SkeletonBody<'_>>(b).ok().map(|d| offset_in(b, d.bones))
+        })
     }
 
     /// Adds a skeletal clip section (string ids from [`intern`](Self::intern); checked when the
     /// blob is read back, like [`add_sprite`](Self::add_sprite)).
     pub fn add_skel_clip(&mut self, body: &crate::skeleton::SkelClipBody<'_>) -> Result<(), WriteError> {
+        // The data words start 4-aligned.
+        self.add_encoded(SectionKind::SkelClip, body, |b| {
+            postcard::from_bytes::<crate::skeleton::SkelClipBody<'_>>(b).ok().map(|d| offset_in(b, d.data))
+        })
+    }
+
+    /// Encodes `body` and adds it as a section of `kind` whose array at the byte that `array_at`
+    /// finds (reading the encoding back: postcard borrows its arrays from it) is to start 4-aligned.
+    fn add_encoded<B: serde::Serialize>(
+        &mut self,
+        kind: SectionKind,
+        body: &B,
+        array_at: impl FnOnce(&[u8]) -> Option<usize>,
+    ) -> Result<(), WriteError> {
         let bytes = postcard::to_stdvec(body).map_err(|_| WriteError::Encode)?;
-        // Where the data words start in the encoded body (read back: postcard borrows them).
-        let at = postcard::from_bytes::<crate::skeleton::SkelClipBody<'_>>(&bytes)
-            .map(|b| offset_in(&bytes, b.data))
-            .map_err(|_| WriteError::Encode)?;
-        self.add_section_aligned(SectionKind::SkelClip, bytes, at);
+        let at = array_at(&bytes).ok_or(WriteError::Encode)?;
+        self.add_section_aligned(kind, bytes, at);
         Ok(())
     }
 
