@@ -53,6 +53,7 @@
 use super::blend::{validate_inputs, AdditiveReference, BlendLayer};
 use super::l2m::JobError;
 use super::source::{Joint, SkeletonSource};
+use wide::{f32x4, CmpGt, CmpLt};
 use crate::math::{Affine3, Affine3A, Quat, Transform3, Vec3};
 use crate::scalar::{Scalar, ScalarEncoding};
 
@@ -373,40 +374,55 @@ fn above_lod<S: Scalar, K: SkeletonSource<S, Transform3<S>>>(skeleton: &K, g: us
     out
 }
 
+/// Whether [`wide::f32x4::sqrt`] is one correctly rounded vector instruction here (SSE, NEON on
+/// AArch64, WebAssembly SIMD), so the same bits as the scalar `f32` square root. Elsewhere `wide`
+/// computes it in software, so [`normalize`] takes the scalar path for such lanes instead; so it
+/// does with `fast-math`, whose scalar square root is micromath's.
+const VECTOR_SQRT: bool = cfg!(any(
+    target_feature = "sse",
+    all(target_arch = "aarch64", target_feature = "neon"),
+    target_feature = "simd128"
+)) && !cfg!(feature = "fast-math");
+
 /// `q / |q|` per lane, exactly as the array-of-structures jobs normalise (the private
-/// `normalize_quat` behind [`Joint::normalize_rotation`]): in f32, when every lane is within
-/// 2⁻⁸ of unit length (the usual case), its one Newton step is done on the four lanes at once,
-/// written on `f32` lanes with each step a loop over the lanes and nothing else in it (so that
-/// each becomes one SIMD operation); otherwise each lane goes through
-/// [`Joint::normalize_rotation`] (a square root and a division: there is no vector square root
-/// without `unsafe` intrinsics).
+/// `normalize_quat` behind [`Joint::normalize_rotation`]). In f32 the four lanes are computed as
+/// [`wide::f32x4`] vectors (one SIMD operation per step where the target has them): the one Newton
+/// step of lanes within 2⁻⁸ of unit length (the usual case) and, where some lane is outside that
+/// but within `(1/64, 64)`, the square root and division of `normalize_quat`'s third case,
+/// chosen lane by lane. Otherwise (a lane far from unit length or NaN, Q16.16, or no vector
+/// square root) each lane goes through [`Joint::normalize_rotation`].
 #[inline(always)]
 fn normalize<S: Scalar>(q: SoaQuat<S>) -> SoaQuat<S> {
     if S::ENCODING == ScalarEncoding::F32 {
-        // On `f32` lanes (`to_f32` and `from_blob_bits(to_bits)` are the identity for f32), each
-        // step a loop over the four lanes with nothing else in it, so that each becomes one SIMD
-        // operation.
-        let f = |a: L<S>| map(a, S::to_f32);
-        let n2 = f(q.dot(&q));
-        let d = map(n2, |n| n - 1.0);
-        let mut near = true;
-        for d in d {
-            near &= d.abs() < 1.0 / 256.0;
+        // `to_f32` and `from_blob_bits(to_bits)` are the identity for f32.
+        let v = |a: L<S>| f32x4::from(map(a, S::to_f32));
+        let (x, y, z, w) = (v(q.x), v(q.y), v(q.z), v(q.w));
+        // As `Quat::dot`: ((x² + y²) + z²) + w².
+        let n2 = x * x + y * y + z * z + w * w;
+        let near = (n2 - f32x4::ONE).abs().cmp_lt(f32x4::splat(1.0 / 256.0));
+        // `normalize_quat`'s one step from y₀ = 1 − d/2 (d = n² − 1): y₀·(3/2 − (n²/2)·y₀²).
+        // Within 2⁻⁸ of 1, `n² − 1` and `d/2` are exact, so y₀ is 3/2 − n²/2 rounded once (the
+        // same real number, so the same bits), from the halved n² the step needs anyway.
+        let h = n2 * f32x4::HALF;
+        let y0 = f32x4::splat(1.5) - h;
+        let mut inv = y0 * (f32x4::splat(1.5) - h * (y0 * y0));
+        if !near.all() {
+            let mid = n2.cmp_gt(f32x4::splat(1.0 / 64.0)) & n2.cmp_lt(f32x4::splat(64.0));
+            if !VECTOR_SQRT || !(near | mid).all() {
+                return normalize_lanes(q);
+            }
+            // The third case, `1 / √n²` (correctly rounded square root, then division).
+            inv = near.blend(inv, f32x4::ONE / n2.sqrt());
         }
-        if near {
-            // y₀ = 1 − d/2, then y₀·(3/2 − (n²/2)·y₀²), as `normalize_quat`.
-            let y = map(d, |d| 1.0 - d * 0.5);
-            let k = zip2(zip2(n2, [0.5; 4], |n, h| h * n), zip2(y, y, |a, b| a * b), |a, b| a * b);
-            let inv = zip2(y, map(k, |k| 1.5 - k), |a, b| a * b);
-            let inv = map(inv, |v| S::from_blob_bits(v.to_bits()));
-            return SoaQuat {
-                x: zip2(q.x, inv, S::mul),
-                y: zip2(q.y, inv, S::mul),
-                z: zip2(q.z, inv, S::mul),
-                w: zip2(q.w, inv, S::mul),
-            };
-        }
+        let back = |a: f32x4| map(a.to_array(), |v| S::from_blob_bits(v.to_bits()));
+        return SoaQuat { x: back(x * inv), y: back(y * inv), z: back(z * inv), w: back(w * inv) };
     }
+    normalize_lanes(q)
+}
+
+/// Each lane of `q` through [`Joint::normalize_rotation`] ([`normalize`]'s rare and Q16.16 case).
+#[inline(never)]
+fn normalize_lanes<S: Scalar>(q: SoaQuat<S>) -> SoaQuat<S> {
     let mut out = q;
     for l in 0..4 {
         let r = q.get(l);
