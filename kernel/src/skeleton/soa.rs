@@ -743,17 +743,40 @@ fn two_layers<S: Scalar, const UNIT: bool>(
         }
     };
     let (w0, w1) = (first.weight, second.weight);
-    let mut pending: Option<&mut SoaTransform3<S>> = None;
+    if S::ENCODING == ScalarEncoding::F32 {
+        // The same operations as `first_term` and `add_term` below, as `wide::f32x4` vectors.
+        let v = |a: &L<S>| f32x4::from(map(*a, S::to_f32));
+        let back = |a: f32x4| map(a.to_array(), |v| S::from_blob_bits(v.to_bits()));
+        let (w0, w1, zero) = (f32x4::splat(w0.to_f32()), f32x4::splat(w1.to_f32()), f32x4::ZERO);
+        let sum = |a: &L<S>, b: &L<S>| back(v(b) * w1 + (v(a) * w0 + zero));
+        let sum3 = |a: &SoaVec3<S>, b: &SoaVec3<S>| SoaVec3 { x: sum(&a.x, &b.x), y: sum(&a.y, &b.y), z: sum(&a.z, &b.z) };
+        for (o, (a, b)) in output.iter_mut().zip(first.pose.iter().zip(second.pose)) {
+            let (qa, qb) = (&a.rotation, &b.rotation);
+            let (ax, ay, az, aw) = (v(&qa.x), v(&qa.y), v(&qa.z), v(&qa.w));
+            let (bx, by, bz, bw) = (v(&qb.x), v(&qb.y), v(&qb.z), v(&qb.w));
+            let dot = bx * ax + by * ay + bz * az + bw * aw;
+            let wq = dot.cmp_lt(zero).blend(-w1, w1);
+            let rotation = SoaQuat {
+                x: back(bx * wq + (ax * w0 + zero)),
+                y: back(by * wq + (ay * w0 + zero)),
+                z: back(bz * wq + (az * w0 + zero)),
+                w: back(bw * wq + (aw * w0 + zero)),
+            };
+            let mut acc = SoaTransform3 {
+                translation: sum3(&a.translation, &b.translation),
+                rotation,
+                scale: sum3(&a.scale, &b.scale),
+            };
+            finish_one(&mut acc);
+            *o = acc;
+        }
+        return;
+    }
     for (o, (a, b)) in output.iter_mut().zip(first.pose.iter().zip(second.pose)) {
         let mut acc = first_term(a, w0);
         add_term(&mut acc, b, &a.rotation, w1);
+        finish_one(&mut acc);
         *o = acc;
-        if let Some(p) = pending.replace(o) {
-            finish_one(p);
-        }
-    }
-    if let Some(p) = pending {
-        finish_one(p);
     }
 }
 
