@@ -550,3 +550,73 @@ fn padded_output_keeps_its_fourth_row_on_any_input() {
     }
     assert!(padded[1].translation().y.is_nan());
 }
+
+#[test]
+fn normalisation_cases_mixed_within_a_group() {
+    // The blended rotation's normalisation takes one of four ways per bone, by its squared length
+    // n²: within 2⁻⁸ of 1 (one Newton step), within (1/64, 64) (square root and division), outside
+    // (or zero, or NaN: the general normalisation). The SoA job computes the first two four lanes
+    // at a time and picks per lane; here every group mixes them in a different order, and each
+    // bone must match the AoS job bit for bit and (where finite) the f64 normalised sum.
+    let half = std::f64::consts::FRAC_1_SQRT_2;
+    // (layer a's quaternion, layer b's), as [x, y, z, w].
+    let kinds: [([f64; 4], [f64; 4]); 8] = [
+        ([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0]), // n² = 1
+        ([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, (0.025f64).sin(), (0.025f64).cos()]), // 2.9° apart: near
+        ([0.0, 0.0, 0.0, 1.0], [half, 0.0, 0.0, half]), // 90° apart: n² ≈ 0.92
+        ([0.0, 0.0, 0.0, 3.0], [0.0, 3.0, 0.0, 0.0]), // n² = 5.22: mid
+        ([0.0, 0.0, 0.05, 0.0], [0.0, 0.0, 0.05, 0.0]), // n² = 0.0025: far
+        ([10.0, 0.0, 0.0, 0.0], [10.0, 0.0, 0.0, 0.0]), // n² = 100: far
+        ([0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]), // zero
+        ([f64::NAN, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0]), // NaN
+    ];
+    // Bone order: groups of four built from the kinds in several orders (all near, all mid,
+    // near/mid alternating, far among near, NaN among mid, ...).
+    let order = [0, 1, 0, 1, 3, 2, 3, 2, 0, 2, 1, 3, 4, 0, 1, 0, 5, 2, 3, 2, 6, 1, 7, 3, 2, 0, 2];
+    let n = order.len();
+    let parents: Vec<u16> = (0..n).map(|i| if i == 0 { u16::MAX } else { (i - 1) as u16 }).collect();
+    let rest = vec![Transform3::<f32>::IDENTITY; n];
+    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
+    let joint = |q: [f64; 4]| {
+        let c = |v: f64| v as f32;
+        Transform3::new(Vec3::ZERO, Quat::from_xyzw(c(q[0]), c(q[1]), c(q[2]), c(q[3])), Vec3::ONE)
+    };
+    let a: Vec<_> = order.iter().map(|&k| joint(kinds[k].0)).collect();
+    let b: Vec<_> = order.iter().map(|&k| joint(kinds[k].1)).collect();
+    let (sa, sb) = (pack(&a), pack(&b));
+    let mask = vec![1.0f32; n];
+    // Weights summing to exactly 1 (the two-layer pass, rotation only), to 0.9 (the two-layer pass
+    // dividing by the total), and with a mask (the group-by-group path).
+    for (wa, wb, masked) in [(0.7f32, 0.3f32, false), (0.6, 0.3, false), (0.7, 0.3, true)] {
+        let m = if masked { Some(&mask[..]) } else { None };
+        let aos_layers = [BlendLayer { pose: &a[..], weight: wa, mask: m }, BlendLayer::new(&b[..], wb)];
+        let soa_layers = [BlendLayer { pose: &sa[..], weight: wa, mask: m }, BlendLayer::new(&sb[..], wb)];
+        let mut expected = vec![Transform3::IDENTITY; n];
+        BlendingJob::new(&skeleton, &aos_layers).run(&mut expected).unwrap();
+        let mut got = vec![SoaTransform3::ZERO_FOR_TEST; soa_count(n)];
+        SoaBlendingJob::new(&skeleton, &soa_layers).run(&mut got).unwrap();
+        let mut unpacked = vec![Transform3::IDENTITY; n];
+        SoaTransform3::unpack(&got, &mut unpacked).unwrap();
+        for (i, (e, g)) in expected.iter().zip(&unpacked).enumerate() {
+            assert_eq!(
+                bits(e),
+                bits(g),
+                "weights {wa}/{wb} masked {masked}, bone {i} (kind {}): {e:?} vs {g:?}",
+                order[i]
+            );
+            let (qa, qb) = kinds[order[i]];
+            let sum: Vec<f64> = (0..4).map(|k| f64::from(wa) * qa[k] + f64::from(wb) * qb[k]).collect();
+            let len = sum.iter().map(|v| v * v).sum::<f64>().sqrt();
+            let r = g.rotation;
+            let got = [r.x, r.y, r.z, r.w].map(f64::from);
+            if len > 0.0 {
+                for k in 0..4 {
+                    let want = sum[k] / len;
+                    assert!((got[k] - want).abs() < 1e-6, "bone {i} (kind {}): {got:?} vs {want}", order[i]);
+                }
+            } else if len == 0.0 {
+                assert_eq!(r, Quat::IDENTITY, "bone {i}: the zero sum normalises to the identity");
+            }
+        }
+    }
+}

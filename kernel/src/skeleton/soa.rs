@@ -2,7 +2,11 @@
 //! component by component (`translation.x` is the x of all four, and so on), so that the blending
 //! and local-to-model work of four joints is the same operation on four lanes, which the compiler
 //! turns into SIMD instructions where the target has them (SSE2 on x86-64, NEON on AArch64) from
-//! plain scalar code. This is ozz-animation's runtime layout. A Cortex-M has no f32 SIMD, so
+//! plain scalar code. This is ozz-animation's runtime layout. The f32 two-layer blend and the
+//! blend's normalisation are written on [`wide::f32x4`] vectors instead (the `wide` crate: safe
+//! four-lane types, one instruction per operation on those targets, plain arrays elsewhere), which
+//! keeps the compiler from pairing up lanes of different components, and gives a vector square
+//! root where the target has one. A Cortex-M has no f32 SIMD, so
 //! there is nothing to vectorise there: use the array-of-structures jobs
 //! ([`BlendingJob`](super::BlendingJob), [`LocalToModelJob`](super::LocalToModelJob)) on
 //! microcontrollers (the SoA jobs are not measured on them).
@@ -53,9 +57,9 @@
 use super::blend::{validate_inputs, AdditiveReference, BlendLayer};
 use super::l2m::JobError;
 use super::source::{Joint, SkeletonSource};
-use wide::{f32x4, CmpGt, CmpLt};
 use crate::math::{Affine3, Affine3A, Quat, Transform3, Vec3};
 use crate::scalar::{Scalar, ScalarEncoding};
+use wide::{f32x4, CmpGt, CmpLt};
 
 /// Four lanes.
 type L<S> = [S; 4];
@@ -749,7 +753,8 @@ fn two_layers<S: Scalar, const UNIT: bool>(
         let back = |a: f32x4| map(a.to_array(), |v| S::from_blob_bits(v.to_bits()));
         let (w0, w1, zero) = (f32x4::splat(w0.to_f32()), f32x4::splat(w1.to_f32()), f32x4::ZERO);
         let sum = |a: &L<S>, b: &L<S>| back(v(b) * w1 + (v(a) * w0 + zero));
-        let sum3 = |a: &SoaVec3<S>, b: &SoaVec3<S>| SoaVec3 { x: sum(&a.x, &b.x), y: sum(&a.y, &b.y), z: sum(&a.z, &b.z) };
+        let sum3 =
+            |a: &SoaVec3<S>, b: &SoaVec3<S>| SoaVec3 { x: sum(&a.x, &b.x), y: sum(&a.y, &b.y), z: sum(&a.z, &b.z) };
         for (o, (a, b)) in output.iter_mut().zip(first.pose.iter().zip(second.pose)) {
             let (qa, qb) = (&a.rotation, &b.rotation);
             let (ax, ay, az, aw) = (v(&qa.x), v(&qa.y), v(&qa.z), v(&qa.w));
