@@ -48,7 +48,7 @@ mod writer;
 
 pub use error::{LoadError, SectionDefect};
 pub use sections::{StringTable, TestSection, TestSectionBody};
-pub use view::{WordIter, WordView, WORD_LOADS};
+pub use view::{WordIter, WordRun, WordView, WORD_LOADS};
 #[cfg(feature = "std")]
 pub use writer::{BlobWriter, WriteError};
 

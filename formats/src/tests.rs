@@ -588,3 +588,51 @@ fn word_view_reads_the_same_words_aligned_or_not() {
         }
     }
 }
+
+/// A run read from a 4-aligned view (through its `u32` slice) and from the same bytes one byte
+/// further on (byte by byte) gives the same words, zero past the run's end, and the same
+/// refusals, for every start and length around the view's 7 words; and its splits likewise.
+#[test]
+fn word_runs_read_the_same_words_aligned_or_not() {
+    let words: [u32; 9] = core::array::from_fn(|i| 0x0102_0304u32.wrapping_mul(i as u32 + 1) ^ 0x8000_0001);
+    let mut store = [0u32; 10];
+    for offset in [0usize, 1] {
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut store);
+        for (i, w) in words.iter().enumerate() {
+            if let Some(b) = bytes.get_mut(offset + 4 * i..offset + 4 * i + 4) {
+                b.copy_from_slice(&w.to_le_bytes());
+            }
+        }
+        let view = WordView::new(&bytes[offset..offset + 4 * 7 + 2]); // 7 words and 2 bytes
+        assert_eq!(view.aligned_words().is_some(), offset == 0);
+        for first in 0..9usize {
+            for count in 0..6usize {
+                let inside = first + count <= 7;
+                let want = |k: usize| if k < count { words[first + k] } else { 0 };
+                let run = view.run(first, count);
+                assert_eq!(run.is_some(), inside, "offset {offset}, words {first}+{count}");
+                assert_eq!(view.run_wrapping(first, count), run);
+                let Some(run) = run else { continue };
+                assert!(
+                    matches!(run, WordRun::Words(_)) == (offset == 0),
+                    "offset {offset}: the aligned slice where it exists"
+                );
+                assert_eq!(run.len(), count);
+                assert_eq!(run.is_empty(), count == 0);
+                assert_eq!(run.first4(), [0, 1, 2, 3].map(want), "offset {offset}, words {first}+{count}");
+                for at in 0..=count {
+                    let (a, b) = run.split_at(at).unwrap();
+                    let wa = |k: usize| if k < at { words[first + k] } else { 0 };
+                    let wb = |k: usize| if at + k < count { words[first + at + k] } else { 0 };
+                    assert_eq!(a.first4(), [0, 1, 2, 3].map(wa));
+                    assert_eq!(b.first4(), [0, 1, 2, 3].map(wb));
+                    assert_eq!((a.len(), b.len()), (at, count - at));
+                }
+                assert!(run.split_at(count + 1).is_none());
+            }
+        }
+        assert!(view.run(usize::MAX, 2).is_none());
+        assert!(view.run(2, usize::MAX).is_none());
+        assert!(view.run_wrapping(usize::MAX, 2).is_none(), "a wrapped range is empty");
+    }
+}

@@ -98,6 +98,97 @@ impl<'a> WordView<'a> {
     pub const fn as_bytes(&self) -> &'a [u8] {
         self.bytes
     }
+
+    /// Words `first .. first + count`, read in place, when they all lie inside the view (`None`
+    /// otherwise). For loops that read a few words at a time: where [`WORD_LOADS`] holds, whether
+    /// the view is 4-aligned is decided once for the run instead of once per word.
+    #[inline(always)]
+    pub fn run(&self, first: usize, count: usize) -> Option<WordRun<'a>> {
+        if USE_WORD_LOADS {
+            if let Some(words) = self.aligned_words() {
+                return words.get(first..first.checked_add(count)?).map(WordRun::Words);
+            }
+        }
+        let at = first.checked_mul(4)?;
+        self.bytes.get(at..at.checked_add(count.checked_mul(4)?)?).map(WordRun::Bytes)
+    }
+
+    /// [`WordView::run`] with the range computed by wrapping arithmetic: a range that wraps is
+    /// empty, so `None` (never a panic). For hot paths whose caller checked the range once
+    /// beforehand, where the overflow checks would be paid on every read.
+    #[inline(always)]
+    pub fn run_wrapping(&self, first: usize, count: usize) -> Option<WordRun<'a>> {
+        if USE_WORD_LOADS {
+            if let Some(words) = self.aligned_words() {
+                return words.get(first..first.wrapping_add(count)).map(WordRun::Words);
+            }
+        }
+        let at = first.wrapping_mul(4);
+        self.bytes.get(at..at.wrapping_add(count.wrapping_mul(4))).map(WordRun::Bytes)
+    }
+}
+
+/// Consecutive words of a [`WordView`] read in place ([`WordView::run`]): the view's
+/// [`aligned_words`](WordView::aligned_words) where [`WORD_LOADS`] holds and the view is
+/// 4-aligned, its bytes (four per word) otherwise. Both read the same little-endian words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WordRun<'a> {
+    /// Whole words, in the blob's byte order (read each through `u32::from_le`).
+    Words(&'a [u32]),
+    /// Four bytes per word, little-endian.
+    Bytes(&'a [u8]),
+}
+
+impl<'a> WordRun<'a> {
+    /// The number of words.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        match self {
+            WordRun::Words(w) => w.len(),
+            WordRun::Bytes(b) => b.len() / 4,
+        }
+    }
+
+    /// Whether the run has no words.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The run split after `words` words (`None` past its end).
+    #[inline(always)]
+    pub fn split_at(self, words: usize) -> Option<(Self, Self)> {
+        match self {
+            WordRun::Words(w) => w.split_at_checked(words).map(|(a, b)| (WordRun::Words(a), WordRun::Words(b))),
+            WordRun::Bytes(b) => {
+                b.split_at_checked(words.wrapping_mul(4)).map(|(a, b)| (WordRun::Bytes(a), WordRun::Bytes(b)))
+            }
+        }
+    }
+
+    /// The first four words, 0 for each past the run's end.
+    #[inline(always)]
+    pub fn first4(self) -> [u32; 4] {
+        match self {
+            WordRun::Words(w) => {
+                let at = |c: usize| match w.get(c) {
+                    Some(&v) => u32::from_le(v),
+                    None => 0,
+                };
+                [at(0), at(1), at(2), at(3)]
+            }
+            WordRun::Bytes(run) => {
+                let at = |c: usize| {
+                    let i = c.wrapping_mul(4);
+                    match run.get(i..i.wrapping_add(4)) {
+                        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+                        _ => 0,
+                    }
+                };
+                [at(0), at(1), at(2), at(3)]
+            }
+        }
+    }
 }
 
 /// Iterator over the words of a [`WordView`].

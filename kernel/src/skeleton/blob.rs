@@ -51,7 +51,7 @@ use ossicle_format::skeleton::{
     SkeletonSection, TimeTable, CHANNEL_BITMAP_TIMES, CHANNEL_PACKED_ROTATION, CHANNEL_QUANTIZED, INTERP_HERMITE,
     INTERP_LINEAR, INTERP_STEP,
 };
-use ossicle_format::{ScalarEncoding, WordView, WORD_LOADS};
+use ossicle_format::{ScalarEncoding, WordRun, WordView};
 
 use super::source::{
     BoneHandle, ChannelData, ChannelKind, ClipEvent, DirectBone, DirectTimes, Interpolation, Scalars, SkelClipSource,
@@ -192,79 +192,10 @@ impl<S: Scalar> SkeletonSource<S, Transform3<S>> for BlobSkeleton<'_> {
     }
 }
 
-/// Whether raw runs are read through the view's aligned `u32` slice where it exists (one load
-/// per word on the Cortex-M0, which has no unaligned loads: see [`WORD_LOADS`]); also in the
-/// kernel's unit tests and in fuzz builds (the fuzz targets sample blobs at every alignment),
-/// so that the host tests that way too. Only speed depends on this.
-const USE_WORD_LOADS: bool = WORD_LOADS || cfg!(any(test, fuzzing));
-
-/// A run of raw words read in place: a `u32` slice of a 4-aligned view (in the blob's byte
-/// order) or, otherwise, its bytes (four per word).
-#[derive(Clone, Copy)]
-enum Run<'a> {
-    Words(&'a [u32]),
-    Bytes(&'a [u8]),
-}
-
-impl<'a> Run<'a> {
-    /// The run split after `words` words (`None` past its end).
-    #[inline(always)]
-    fn split_at(self, words: usize) -> Option<(Self, Self)> {
-        match self {
-            Run::Words(w) => w.split_at_checked(words).map(|(a, b)| (Run::Words(a), Run::Words(b))),
-            Run::Bytes(b) => b.split_at_checked(words.wrapping_mul(4)).map(|(a, b)| (Run::Bytes(a), Run::Bytes(b))),
-        }
-    }
-
-    /// The first four words as scalars (zero past the run's end).
-    #[inline(always)]
-    fn word4<S: Scalar>(self) -> [S; 4] {
-        match self {
-            Run::Words(w) => {
-                let at = |c: usize| match w.get(c) {
-                    Some(&v) => S::from_blob_bits(u32::from_le(v)),
-                    None => S::ZERO,
-                };
-                [at(0), at(1), at(2), at(3)]
-            }
-            Run::Bytes(run) => {
-                let at = |c: usize| {
-                    let i = c.wrapping_mul(4);
-                    match run.get(i..i.wrapping_add(4)) {
-                        Some(&[a, b, c, d]) => S::from_blob_bits(u32::from_le_bytes([a, b, c, d])),
-                        _ => S::ZERO,
-                    }
-                };
-                [at(0), at(1), at(2), at(3)]
-            }
-        }
-    }
-}
-
-/// Words `first .. first + count` of `w`, when they all lie inside it.
+/// The first four words of `run` as scalars (zero past its end).
 #[inline(always)]
-fn raw_run(w: WordView<'_>, first: usize, count: usize) -> Option<Run<'_>> {
-    if USE_WORD_LOADS {
-        if let Some(words) = w.aligned_words() {
-            return words.get(first..first.checked_add(count)?).map(Run::Words);
-        }
-    }
-    let at = first.checked_mul(4)?;
-    w.as_bytes().get(at..at.checked_add(count.checked_mul(4)?)?).map(Run::Bytes)
-}
-
-/// Words `first .. first + count` of `w` when they lie inside it, the range computed with
-/// wrapping arithmetic (a wrapped range is empty: `None`, never a panic), for the hot paths whose
-/// caller checked the range once beforehand.
-#[inline(always)]
-fn raw_run_wrapping(w: WordView<'_>, first: usize, count: usize) -> Option<Run<'_>> {
-    if USE_WORD_LOADS {
-        if let Some(words) = w.aligned_words() {
-            return words.get(first..first.wrapping_add(count)).map(Run::Words);
-        }
-    }
-    let at = first.wrapping_mul(4);
-    w.as_bytes().get(at..at.wrapping_add(count.wrapping_mul(4))).map(Run::Bytes)
+fn word4<S: Scalar>(run: WordRun<'_>) -> [S; 4] {
+    run.first4().map(S::from_blob_bits)
 }
 
 /// The identity, out of the rest pose's hot path (a bone past the end, or a skeleton read as the
@@ -416,8 +347,8 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
         match self.repr {
             Repr::Raw(w) => {
                 // `count` is a constant where the sampling loop inlines this: the reads unroll.
-                if let Some(run) = raw_run(w, first, count.min(4)) {
-                    return run.word4();
+                if let Some(run) = w.run(first, count.min(4)) {
+                    return word4(run);
                 }
             }
             Repr::Index8 { index, table } => {
@@ -440,8 +371,8 @@ impl<S: Scalar> Scalars<S> for BlobScalars<'_, S> {
     fn get4_pair(&self, first: usize, count: usize) -> ([S; 4], [S; 4]) {
         let count = count.min(4);
         if let Repr::Raw(w) = self.repr {
-            if let Some((a, b)) = raw_run(w, first, count.wrapping_mul(2)).and_then(|run| run.split_at(count)) {
-                return (a.word4(), b.word4());
+            if let Some((a, b)) = w.run(first, count.wrapping_mul(2)).and_then(|run| run.split_at(count)) {
+                return (word4(a), word4(b));
             }
         }
         (self.get4(first, count), self.get4(first.wrapping_add(count), count))
@@ -716,8 +647,8 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
             data.get(at)?
         };
         let first = (r.values as usize).checked_add(k.checked_mul(width)?)?;
-        let run = raw_run(data, first, width.min(4))?;
-        Some((S::from_blob_bits(time), run.word4()))
+        let run = data.run(first, width.min(4))?;
+        Some((S::from_blob_bits(time), word4(run)))
     }
     /// A bone whose records are single keys (any encoding) or raw, Linear, timed by the same run
     /// of raw times or u8/u16 indices (not a bitmap), with at least two keys: its records'
@@ -747,7 +678,7 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
                 return None;
             }
             // Every key's values inside `data` (as the load checked; checked again, once).
-            raw_run(self.section.data(), r.values as usize, (n as usize).checked_mul(width)?)?;
+            self.section.data().run(r.values as usize, (n as usize).checked_mul(width)?)?;
             *values = r.values;
             direct.mask |= 1 << c;
         }
@@ -773,8 +704,8 @@ impl<'a, S: Scalar> SkelClipSource<S> for BlobSkelClip<'a> {
         let width = width.min(4);
         // Wrapping: a wrapped range is empty (`get` gives `None`), never a panic.
         let at = (values as usize).wrapping_add(k.wrapping_mul(width));
-        let (a, b) = raw_run_wrapping(self.section.data(), at, width.wrapping_mul(2))?.split_at(width)?;
-        Some((a.word4(), b.word4()))
+        let (a, b) = self.section.data().run_wrapping(at, width.wrapping_mul(2))?.split_at(width)?;
+        Some((word4(a), word4(b)))
     }
     fn event_count(&self) -> usize {
         if S::ENCODING == self.section.encoding() {
@@ -876,53 +807,5 @@ impl<'a> BlobSkelClip<'a> {
             BlobScalars::raw(data, r.times as usize, n)
         };
         Some(ChannelData { interpolation, times, values, tangents })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Q16;
-
-    /// A run read from a 4-aligned view (through its `u32` slice) and from the same bytes one
-    /// byte further on (byte by byte) gives the same scalars, zero past the run's end, and the
-    /// same refusals, for every start and length around the view's 7 words.
-    #[test]
-    fn runs_read_the_same_words_aligned_or_not() {
-        let words: [u32; 9] = core::array::from_fn(|i| 0x0102_0304u32.wrapping_mul(i as u32 + 1) ^ 0x8000_0001);
-        let mut store = [0u32; 10];
-        for offset in [0usize, 1] {
-            let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut store);
-            for (i, w) in words.iter().enumerate() {
-                if let Some(b) = bytes.get_mut(offset + 4 * i..offset + 4 * i + 4) {
-                    b.copy_from_slice(&w.to_le_bytes());
-                }
-            }
-            let view = WordView::new(&bytes[offset..offset + 4 * 7 + 2]); // 7 words and 2 bytes
-            assert_eq!(view.aligned_words().is_some(), offset == 0);
-            for first in 0..9usize {
-                for count in 0..6usize {
-                    let inside = first + count <= 7;
-                    let want = |k: usize| if k < count { words[first + k] } else { 0 };
-                    let run = raw_run(view, first, count);
-                    assert_eq!(run.is_some(), inside, "offset {offset}, words {first}+{count}");
-                    assert_eq!(raw_run_wrapping(view, first, count).is_some(), inside);
-                    if let Some(run) = run {
-                        let got: [Q16; 4] = run.word4();
-                        assert_eq!(got.map(|v| v.to_blob_bits()), [0, 1, 2, 3].map(want), "offset {offset}");
-                        for at in 0..=count {
-                            let (a, b) = run.split_at(at).unwrap();
-                            let wa = |k: usize| if k < at { words[first + k] } else { 0 };
-                            let wb = |k: usize| if at + k < count { words[first + at + k] } else { 0 };
-                            assert_eq!(a.word4::<Q16>().map(|v| v.to_blob_bits()), [0, 1, 2, 3].map(wa));
-                            assert_eq!(b.word4::<Q16>().map(|v| v.to_blob_bits()), [0, 1, 2, 3].map(wb));
-                        }
-                        assert!(run.split_at(count + 1).is_none());
-                    }
-                }
-            }
-            assert!(raw_run(view, usize::MAX, 2).is_none());
-            assert!(raw_run_wrapping(view, usize::MAX, 2).is_none(), "a wrapped range is empty");
-        }
     }
 }
