@@ -24,6 +24,7 @@
 //!   `frame` with `DirectSamplingContext`s (each bone's key layout and rest pose kept; one bracket
 //!   search per run of shared key times, key pairs read in place). In-RAM slices have no layout,
 //!   so the RAM rows measure the context's channel-by-channel fallback.
+//! - `pack_soa`: one `SoaTransform3::pack` of a sampled pose (the frame rows' SoA rows do two).
 //! - `frame_soa_direct`: `frame_soa` with `DirectSamplingContext`s.
 //! - `l2m_soa_padded`, `frame_soa_direct_padded`: `l2m_soa` and `frame_soa_direct` with the model
 //!   matrices as `Affine3A`s (padded 4×4 columns) instead of `Affine3`s.
@@ -349,6 +350,12 @@ where
         let job = SoaBlendingJob::new(skel, &layers);
         row(g, &format!("{label}/blend2_soa"), || {
             let _ = black_box(job.run(black_box(&mut out)));
+        });
+    }
+    {
+        let mut out = [SoaTransform3::<S>::IDENTITY; GROUPS];
+        row(g, &format!("{label}/pack_soa"), || {
+            let _ = black_box(SoaTransform3::pack(black_box(&a), &mut out));
         });
     }
     {
