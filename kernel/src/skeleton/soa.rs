@@ -948,6 +948,9 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
     ///   with [`Affine3A`]s, whose output already is such columns), then to `output`.
     #[inline(always)]
     fn compose<M: ModelMatrix<S>, const LOD: bool>(&self, local: &[SoaTransform3<S>], output: &mut [M]) {
+        if S::ENCODING == ScalarEncoding::F32 {
+            return self.compose_f32::<M, LOD>(local, output);
+        }
         let to = output.len();
         let root = cols(&self.root);
         let mut prev = match self.from.checked_sub(1).and_then(|p| output.get(p)) {
@@ -1009,6 +1012,75 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
             }
             if let Some(o) = output.get_mut(i) {
                 *o = M::from_cols(&model);
+            }
+            prev = model;
+        }
+    }
+
+    /// [`SoaLocalToModelJob::compose`] in f32 on [`wide::f32x4`] vectors: the same loop and the
+    /// same operations in the same order (so the same bits), the group's twelve local entries
+    /// ([`from_transforms_f32`]) and every column one vector each, so that the compiler does not
+    /// pair up lanes of different numbers.
+    #[inline(always)]
+    fn compose_f32<M: ModelMatrix<S>, const LOD: bool>(&self, local: &[SoaTransform3<S>], output: &mut [M]) {
+        let to = output.len();
+        let root = vcols(&cols(&self.root));
+        let mut prev = match self.from.checked_sub(1).and_then(|p| output.get(p)) {
+            Some(m) => vcols(&m.to_cols()),
+            None => root,
+        };
+        let mut m = [f32x4::ZERO; 12];
+        let mut par = [usize::MAX; 4];
+        // The fourth row of a padded output (see `pad`), the masks opaque to the optimiser.
+        let keep = core::hint::black_box(f32x4::from([u32::MAX, u32::MAX, u32::MAX, 0].map(f32::from_bits)));
+        let one = core::hint::black_box(f32x4::from([0.0, 0.0, 0.0, 1.0]));
+        let mut ring = [[f32x4::ZERO; 4]; RING];
+        for i in self.from..to {
+            let l = i % 4;
+            if l == 0 || i == self.from {
+                let g = i / 4;
+                let Some(group) = local.get(g) else { return };
+                let mut group = *group;
+                if LOD {
+                    let above = above_lod(self.skeleton, g, self.lod);
+                    if any(above) {
+                        group = SoaTransform3::select(above, rest_group(self.skeleton, g), group);
+                    }
+                }
+                m = from_transforms_f32(&group);
+                let b = g.wrapping_mul(4);
+                par = [0, 1, 2, 3].map(|k| self.skeleton.parent(b.wrapping_add(k)).unwrap_or(usize::MAX));
+            }
+            let p = par.get(l).copied().unwrap_or(usize::MAX);
+            let parent = if KEEP_PREVIOUS && p.wrapping_add(1) == i {
+                prev
+            } else {
+                let in_ring = !M::PADDED && p >= self.from && i.wrapping_sub(p) <= RING;
+                match output.get(p) {
+                    Some(_) if in_ring => ring.get(p % RING).copied().unwrap_or(root),
+                    Some(m) => vcols(&m.to_cols()),
+                    None => root,
+                }
+            };
+            let e = |k: usize| f32x4::splat(m.get(k).and_then(|v| v.as_array_ref().get(l)).copied().unwrap_or(0.0));
+            let [p0, p1, p2, p3] = parent;
+            // As `column`: (p₀·c.x + p₁·c.y) + (p₂·c.z (+ t)).
+            let col = |k: usize| (p0 * e(k) + p1 * e(k + 1)) + p2 * e(k + 2);
+            let model = [col(0), col(3), col(6), (p0 * e(9) + p1 * e(10)) + (p2 * e(11) + p3)];
+            let model = if M::PADDED { model.map(|c| c & keep) } else { model };
+            let model = if M::PADDED {
+                let [x, y, z, t] = model;
+                [x, y, z, t | one]
+            } else {
+                model
+            };
+            if !M::PADDED {
+                if let Some(r) = ring.get_mut(i % RING) {
+                    *r = model;
+                }
+            }
+            if let Some(o) = output.get_mut(i) {
+                *o = M::from_cols(&unvcols(&model));
             }
             prev = model;
         }
@@ -1114,4 +1186,49 @@ fn column<S: Scalar>(p: &Cols<S>, c: [S; 3], t: Option<&[S; 4]>) -> [S; 4] {
         None => b,
     };
     zip2(a, b, S::add)
+}
+
+/// Padded columns as [`wide::f32x4`]s (f32 only: `to_f32` is then the identity).
+#[inline(always)]
+fn vcols<S: Scalar>(c: &Cols<S>) -> [f32x4; 4] {
+    c.map(|c| f32x4::from(map(c, S::to_f32)))
+}
+
+/// [`vcols`]' inverse (f32 only: `from_blob_bits(to_bits)` is then the identity).
+#[inline(always)]
+fn unvcols<S: Scalar>(c: &[f32x4; 4]) -> Cols<S> {
+    c.map(|c| map(c.to_array(), |v| S::from_blob_bits(v.to_bits())))
+}
+
+/// [`SoaAffine3::from_transforms`]'s twelve entries (as [`SoaAffine3::entries`]) on
+/// [`wide::f32x4`] vectors, the same operations in the same order (f32 only).
+#[inline(always)]
+fn from_transforms_f32<S: Scalar>(t: &SoaTransform3<S>) -> [f32x4; 12] {
+    let v = |a: &L<S>| f32x4::from(map(*a, S::to_f32));
+    let q = &t.rotation;
+    let (x, y, z, w) = (v(&q.x), v(&q.y), v(&q.z), v(&q.w));
+    let (xx, yy, zz) = (x * x, y * y, z * z);
+    let (xy, xz, yz) = (x * y, x * z, y * z);
+    let (wx, wy, wz) = (w * x, w * y, w * z);
+    let two = f32x4::splat(2.0);
+    let one_minus = |b: f32x4, c: f32x4| f32x4::ONE - two * (b + c);
+    let plus = |b: f32x4, c: f32x4| two * (b + c);
+    let minus = |b: f32x4, c: f32x4| two * (b - c);
+    let sc = &t.scale;
+    let (sx, sy, sz) = (v(&sc.x), v(&sc.y), v(&sc.z));
+    let tr = &t.translation;
+    [
+        one_minus(yy, zz) * sx,
+        plus(xy, wz) * sx,
+        minus(xz, wy) * sx,
+        minus(xy, wz) * sy,
+        one_minus(xx, zz) * sy,
+        plus(yz, wx) * sy,
+        plus(xz, wy) * sz,
+        minus(yz, wx) * sz,
+        one_minus(xx, yy) * sz,
+        v(&tr.x),
+        v(&tr.y),
+        v(&tr.z),
+    ]
 }
