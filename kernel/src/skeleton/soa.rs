@@ -1017,73 +1017,82 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
         }
     }
 
-    /// [`SoaLocalToModelJob::compose`] in f32 on [`wide::f32x4`] vectors: the same loop and the
-    /// same operations in the same order (so the same bits), the group's twelve local entries
-    /// ([`from_transforms_f32`]) and every column one vector each, so that the compiler does not
-    /// pair up lanes of different numbers.
+    /// [`SoaLocalToModelJob::compose`] in f32 on [`wide::f32x4`] vectors, group by group: the
+    /// group's twelve local entries are computed as one vector each ([`from_transforms_f32`]),
+    /// then its four bones one after the other with constant lanes ([`Self::bone_f32`]; the
+    /// groups wholly inside `from..to` without a range test per bone). Per bone the same
+    /// operations in the same order as the generic loop, so the same bits.
     #[inline(always)]
     fn compose_f32<M: ModelMatrix<S>, const LOD: bool>(&self, local: &[SoaTransform3<S>], output: &mut [M]) {
         let to = output.len();
-        let root = vcols(&cols(&self.root));
-        let mut prev = match self.from.checked_sub(1).and_then(|p| output.get(p)) {
-            Some(m) => vcols(&m.to_cols()),
-            None => root,
-        };
-        let mut m = [f32x4::ZERO; 12];
-        let mut par = [usize::MAX; 4];
-        // The fourth row of a padded output (see `pad`), the masks opaque to the optimiser.
-        let keep = core::hint::black_box(f32x4::from([u32::MAX, u32::MAX, u32::MAX, 0].map(f32::from_bits)));
-        let one = core::hint::black_box(f32x4::from([0.0, 0.0, 0.0, 1.0]));
-        let mut ring = [[f32x4::ZERO; 4]; RING];
-        for i in self.from..to {
-            let l = i % 4;
-            if l == 0 || i == self.from {
-                let g = i / 4;
-                let Some(group) = local.get(g) else { return };
-                let mut group = *group;
-                if LOD {
-                    let above = above_lod(self.skeleton, g, self.lod);
-                    if any(above) {
-                        group = SoaTransform3::select(above, rest_group(self.skeleton, g), group);
-                    }
-                }
-                m = from_transforms_f32(&group);
-                let b = g.wrapping_mul(4);
-                par = [0, 1, 2, 3].map(|k| self.skeleton.parent(b.wrapping_add(k)).unwrap_or(usize::MAX));
-            }
-            let p = par.get(l).copied().unwrap_or(usize::MAX);
-            let parent = if KEEP_PREVIOUS && p.wrapping_add(1) == i {
-                prev
-            } else {
-                let in_ring = !M::PADDED && p >= self.from && i.wrapping_sub(p) <= RING;
-                match output.get(p) {
-                    Some(_) if in_ring => ring.get(p % RING).copied().unwrap_or(root),
-                    Some(m) => vcols(&m.to_cols()),
-                    None => root,
-                }
-            };
-            let e = |k: usize| f32x4::splat(m.get(k).and_then(|v| v.as_array_ref().get(l)).copied().unwrap_or(0.0));
-            let [p0, p1, p2, p3] = parent;
-            // As `column`: (p₀·c.x + p₁·c.y) + (p₂·c.z (+ t)).
-            let col = |k: usize| (p0 * e(k) + p1 * e(k + 1)) + p2 * e(k + 2);
-            let model = [col(0), col(3), col(6), (p0 * e(9) + p1 * e(10)) + (p2 * e(11) + p3)];
-            let model = if M::PADDED { model.map(|c| c & keep) } else { model };
-            let model = if M::PADDED {
-                let [x, y, z, t] = model;
-                [x, y, z, t | one]
-            } else {
-                model
-            };
-            if !M::PADDED {
-                if let Some(r) = ring.get_mut(i % RING) {
-                    *r = model;
-                }
-            }
-            if let Some(o) = output.get_mut(i) {
-                *o = M::from_cols(&unvcols(&model));
-            }
-            prev = model;
+        let from = self.from;
+        if from >= to {
+            return;
         }
+        let root = vcols(&cols(&self.root));
+        let mut st = F32State {
+            prev: match from.checked_sub(1).and_then(|p| output.get(p)) {
+                Some(m) => vcols(&m.to_cols()),
+                None => root,
+            },
+            ring: [[f32x4::ZERO; 4]; RING],
+            root,
+            // The fourth row of a padded output (see `pad`), the masks opaque to the optimiser.
+            keep: core::hint::black_box(f32x4::from([u32::MAX, u32::MAX, u32::MAX, 0].map(f32::from_bits))),
+            one: core::hint::black_box(f32x4::from([0.0, 0.0, 0.0, 1.0])),
+        };
+        // Groups `full_start..full_end` lie wholly in `from..to`.
+        let (first, last) = (from / 4, to.div_ceil(4));
+        let (full_start, full_end) = (from.div_ceil(4), to / 4);
+        if full_start >= full_end {
+            for g in first..last {
+                self.group_f32::<M, LOD, false>(g, local, output, &mut st);
+            }
+            return;
+        }
+        if first < full_start {
+            self.group_f32::<M, LOD, false>(first, local, output, &mut st);
+        }
+        for g in full_start..full_end {
+            self.group_f32::<M, LOD, true>(g, local, output, &mut st);
+        }
+        if full_end < last {
+            self.group_f32::<M, LOD, false>(full_end, local, output, &mut st);
+        }
+    }
+
+    /// Group `g`'s bones (`FULL`: all four are in `from..output.len()`; otherwise those that are).
+    #[inline(always)]
+    fn group_f32<M: ModelMatrix<S>, const LOD: bool, const FULL: bool>(
+        &self,
+        g: usize,
+        local: &[SoaTransform3<S>],
+        output: &mut [M],
+        st: &mut F32State,
+    ) {
+        let Some(group) = local.get(g) else { return };
+        let mut group = *group;
+        if LOD {
+            let above = above_lod(self.skeleton, g, self.lod);
+            if any(above) {
+                group = SoaTransform3::select(above, rest_group(self.skeleton, g), group);
+            }
+        }
+        let m = from_transforms_f32(&group);
+        let base = g.wrapping_mul(4);
+        let par = [0, 1, 2, 3].map(|k| self.skeleton.parent(base.wrapping_add(k)).unwrap_or(usize::MAX));
+        let [p0, p1, p2, p3] = par;
+        let to = output.len();
+        let mut bone = |l: usize, p: usize| {
+            let i = base.wrapping_add(l);
+            if FULL || (i >= self.from && i < to) {
+                bone_f32::<S, M>(i, l, &m, p, self.from, output, st);
+            }
+        };
+        bone(0, p0);
+        bone(1, p1);
+        bone(2, p2);
+        bone(3, p3);
     }
 }
 
@@ -1231,4 +1240,65 @@ fn from_transforms_f32<S: Scalar>(t: &SoaTransform3<S>) -> [f32x4; 12] {
         v(&tr.y),
         v(&tr.z),
     ]
+}
+
+/// What [`SoaLocalToModelJob`]'s f32 path carries from bone to bone.
+struct F32State {
+    /// The previous bone's model matrix.
+    prev: [f32x4; 4],
+    /// The model matrices of the last [`RING`] bones computed, bone q in slot q % RING
+    /// ([`Affine3`] output only).
+    ring: [[f32x4; 4]; RING],
+    /// The roots' parent.
+    root: [f32x4; 4],
+    /// `pad`'s masks.
+    keep: f32x4,
+    one: f32x4,
+}
+
+/// Bone `i`'s model matrix (lane `l` of the group's entries `m`, parent `p` or `usize::MAX`),
+/// as the generic loop of [`SoaLocalToModelJob::compose`] computes it.
+#[inline(always)]
+fn bone_f32<S: Scalar, M: ModelMatrix<S>>(
+    i: usize,
+    l: usize,
+    m: &[f32x4; 12],
+    p: usize,
+    from: usize,
+    output: &mut [M],
+    st: &mut F32State,
+) {
+    let parent = if KEEP_PREVIOUS && p.wrapping_add(1) == i {
+        st.prev
+    } else {
+        // Slot p % RING still holds bone p if p was computed in this run and fewer than RING
+        // bones since.
+        let in_ring = !M::PADDED && p >= from && i.wrapping_sub(p) <= RING;
+        match output.get(p) {
+            Some(_) if in_ring => st.ring.get(p % RING).copied().unwrap_or(st.root),
+            Some(m) => vcols(&m.to_cols()),
+            None => st.root,
+        }
+    };
+    let e = |k: usize| f32x4::splat(m.get(k).and_then(|v| v.as_array_ref().get(l)).copied().unwrap_or(0.0));
+    let [p0, p1, p2, p3] = parent;
+    // As `column`: (p₀·c.x + p₁·c.y) + (p₂·c.z (+ t)).
+    let col = |k: usize| (p0 * e(k) + p1 * e(k + 1)) + p2 * e(k + 2);
+    let model = [col(0), col(3), col(6), (p0 * e(9) + p1 * e(10)) + (p2 * e(11) + p3)];
+    let model = if M::PADDED {
+        let [x, y, z, t] = model;
+        let keep = st.keep;
+        [x & keep, y & keep, z & keep, (t & keep) | st.one]
+    } else {
+        model
+    };
+    if !M::PADDED {
+        if let Some(r) = st.ring.get_mut(i % RING) {
+            *r = model;
+        }
+    }
+    if let Some(o) = output.get_mut(i) {
+        *o = M::from_cols(&unvcols(&model));
+    }
+    st.prev = model;
 }
