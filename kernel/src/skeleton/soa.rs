@@ -1038,8 +1038,8 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
             ring: [[f32x4::ZERO; 4]; RING],
             root,
             // The fourth row of a padded output (see `pad`), the masks opaque to the optimiser.
-            keep: core::hint::black_box(f32x4::from([u32::MAX, u32::MAX, u32::MAX, 0].map(f32::from_bits))),
-            one: core::hint::black_box(f32x4::from([0.0, 0.0, 0.0, 1.0])),
+            keep: f32x4::from([u32::MAX, u32::MAX, u32::MAX, 0].map(f32::from_bits)),
+            one: f32x4::from([0.0, 0.0, 0.0, 1.0]),
         };
         // Groups `full_start..full_end` lie wholly in `from..to`.
         let (first, last) = (from / 4, to.div_ceil(4));
