@@ -850,6 +850,11 @@ const KEEP_PREVIOUS: bool = !cfg!(target_arch = "arm");
 /// [`Affine3`]s the job keeps the last few model matrices on the stack (512 bytes in f32) for
 /// the parents that are not the bone just before their child.
 ///
+/// In f32 the job computes on [`wide::f32x4`] vectors (one SIMD operation per step where the
+/// target has them): a group's twelve local entries are one vector each, and its four bones are
+/// done one after the other with their lanes known to the compiler; the operations per number are
+/// the same as in Q16.16 and as the formula above, so are the results.
+///
 /// Only bones `from..to` are computed (`to` clamped to the bone count); a bone in the range whose
 /// parent is outside it reads its parent's matrix from `output`. A bone whose LOD is above `lod`
 /// uses its rest pose as its local transform.
@@ -946,6 +951,8 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
     /// - for an [`Affine3A`] output, the product's fourth row set to `(0, 0, 0, 1)` ([`pad`]);
     /// - the matrix goes to `ring` (four-number stores, so the columns stay whole vectors; not
     ///   with [`Affine3A`]s, whose output already is such columns), then to `output`.
+    ///
+    /// f32 takes [`SoaLocalToModelJob::compose_f32`] instead (the same steps on vectors).
     #[inline(always)]
     fn compose<M: ModelMatrix<S>, const LOD: bool>(&self, local: &[SoaTransform3<S>], output: &mut [M]) {
         if S::ENCODING == ScalarEncoding::F32 {
@@ -1037,7 +1044,8 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
             },
             ring: [[f32x4::ZERO; 4]; RING],
             root,
-            // The fourth row of a padded output (see `pad`), the masks opaque to the optimiser.
+            // The fourth row of a padded output, as `pad` sets it (on explicit vectors the
+            // optimiser leaves the two bitwise operations as they are: no `black_box` needed).
             keep: f32x4::from([u32::MAX, u32::MAX, u32::MAX, 0].map(f32::from_bits)),
             one: f32x4::from([0.0, 0.0, 0.0, 1.0]),
         };
@@ -1251,8 +1259,9 @@ struct F32State {
     ring: [[f32x4; 4]; RING],
     /// The roots' parent.
     root: [f32x4; 4],
-    /// `pad`'s masks.
+    /// `pad`'s AND mask (all ones, then 0).
     keep: f32x4,
+    /// `pad`'s OR mask (0, then 1's word).
     one: f32x4,
 }
 
