@@ -850,6 +850,11 @@ const KEEP_PREVIOUS: bool = !cfg!(target_arch = "arm");
 /// [`Affine3`]s the job keeps the last few model matrices on the stack (512 bytes in f32) for
 /// the parents that are not the bone just before their child.
 ///
+/// In f32 the job computes on [`wide::f32x4`] vectors (one SIMD operation per step where the
+/// target has them): a group's twelve local entries are one vector each, and its four bones are
+/// done one after the other with their lanes known to the compiler; the operations per number are
+/// the same as in Q16.16 and as the formula above, so are the results.
+///
 /// Only bones `from..to` are computed (`to` clamped to the bone count); a bone in the range whose
 /// parent is outside it reads its parent's matrix from `output`. A bone whose LOD is above `lod`
 /// uses its rest pose as its local transform.
@@ -946,8 +951,13 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
     /// - for an [`Affine3A`] output, the product's fourth row set to `(0, 0, 0, 1)` ([`pad`]);
     /// - the matrix goes to `ring` (four-number stores, so the columns stay whole vectors; not
     ///   with [`Affine3A`]s, whose output already is such columns), then to `output`.
+    ///
+    /// f32 takes [`SoaLocalToModelJob::compose_f32`] instead (the same steps on vectors).
     #[inline(always)]
     fn compose<M: ModelMatrix<S>, const LOD: bool>(&self, local: &[SoaTransform3<S>], output: &mut [M]) {
+        if S::ENCODING == ScalarEncoding::F32 {
+            return self.compose_f32::<M, LOD>(local, output);
+        }
         let to = output.len();
         let root = cols(&self.root);
         let mut prev = match self.from.checked_sub(1).and_then(|p| output.get(p)) {
@@ -1012,6 +1022,85 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
             }
             prev = model;
         }
+    }
+
+    /// [`SoaLocalToModelJob::compose`] in f32 on [`wide::f32x4`] vectors, group by group: the
+    /// group's twelve local entries are computed as one vector each ([`from_transforms_f32`]),
+    /// then its four bones one after the other with constant lanes ([`Self::bone_f32`]; the
+    /// groups wholly inside `from..to` without a range test per bone). Per bone the same
+    /// operations in the same order as the generic loop, so the same bits.
+    #[inline(always)]
+    fn compose_f32<M: ModelMatrix<S>, const LOD: bool>(&self, local: &[SoaTransform3<S>], output: &mut [M]) {
+        let to = output.len();
+        let from = self.from;
+        if from >= to {
+            return;
+        }
+        let root = vcols(&cols(&self.root));
+        let mut st = F32State {
+            prev: match from.checked_sub(1).and_then(|p| output.get(p)) {
+                Some(m) => vcols(&m.to_cols()),
+                None => root,
+            },
+            ring: [[f32x4::ZERO; 4]; RING],
+            root,
+            // The fourth row of a padded output, as `pad` sets it (on explicit vectors the
+            // optimiser leaves the two bitwise operations as they are: no `black_box` needed).
+            keep: f32x4::from([u32::MAX, u32::MAX, u32::MAX, 0].map(f32::from_bits)),
+            one: f32x4::from([0.0, 0.0, 0.0, 1.0]),
+        };
+        // Groups `full_start..full_end` lie wholly in `from..to`.
+        let (first, last) = (from / 4, to.div_ceil(4));
+        let (full_start, full_end) = (from.div_ceil(4), to / 4);
+        if full_start >= full_end {
+            for g in first..last {
+                self.group_f32::<M, LOD, false>(g, local, output, &mut st);
+            }
+            return;
+        }
+        if first < full_start {
+            self.group_f32::<M, LOD, false>(first, local, output, &mut st);
+        }
+        for g in full_start..full_end {
+            self.group_f32::<M, LOD, true>(g, local, output, &mut st);
+        }
+        if full_end < last {
+            self.group_f32::<M, LOD, false>(full_end, local, output, &mut st);
+        }
+    }
+
+    /// Group `g`'s bones (`FULL`: all four are in `from..output.len()`; otherwise those that are).
+    #[inline(always)]
+    fn group_f32<M: ModelMatrix<S>, const LOD: bool, const FULL: bool>(
+        &self,
+        g: usize,
+        local: &[SoaTransform3<S>],
+        output: &mut [M],
+        st: &mut F32State,
+    ) {
+        let Some(group) = local.get(g) else { return };
+        let mut group = *group;
+        if LOD {
+            let above = above_lod(self.skeleton, g, self.lod);
+            if any(above) {
+                group = SoaTransform3::select(above, rest_group(self.skeleton, g), group);
+            }
+        }
+        let m = from_transforms_f32(&group);
+        let base = g.wrapping_mul(4);
+        let par = [0, 1, 2, 3].map(|k| self.skeleton.parent(base.wrapping_add(k)).unwrap_or(usize::MAX));
+        let [p0, p1, p2, p3] = par;
+        let to = output.len();
+        let mut bone = |l: usize, p: usize| {
+            let i = base.wrapping_add(l);
+            if FULL || (i >= self.from && i < to) {
+                bone_f32::<S, M>(i, l, &m, p, self.from, output, st);
+            }
+        };
+        bone(0, p0);
+        bone(1, p1);
+        bone(2, p2);
+        bone(3, p3);
     }
 }
 
@@ -1114,4 +1203,111 @@ fn column<S: Scalar>(p: &Cols<S>, c: [S; 3], t: Option<&[S; 4]>) -> [S; 4] {
         None => b,
     };
     zip2(a, b, S::add)
+}
+
+/// Padded columns as [`wide::f32x4`]s (f32 only: `to_f32` is then the identity).
+#[inline(always)]
+fn vcols<S: Scalar>(c: &Cols<S>) -> [f32x4; 4] {
+    c.map(|c| f32x4::from(map(c, S::to_f32)))
+}
+
+/// [`vcols`]' inverse (f32 only: `from_blob_bits(to_bits)` is then the identity).
+#[inline(always)]
+fn unvcols<S: Scalar>(c: &[f32x4; 4]) -> Cols<S> {
+    c.map(|c| map(c.to_array(), |v| S::from_blob_bits(v.to_bits())))
+}
+
+/// [`SoaAffine3::from_transforms`]'s twelve entries (as [`SoaAffine3::entries`]) on
+/// [`wide::f32x4`] vectors, the same operations in the same order (f32 only).
+#[inline(always)]
+fn from_transforms_f32<S: Scalar>(t: &SoaTransform3<S>) -> [f32x4; 12] {
+    let v = |a: &L<S>| f32x4::from(map(*a, S::to_f32));
+    let q = &t.rotation;
+    let (x, y, z, w) = (v(&q.x), v(&q.y), v(&q.z), v(&q.w));
+    let (xx, yy, zz) = (x * x, y * y, z * z);
+    let (xy, xz, yz) = (x * y, x * z, y * z);
+    let (wx, wy, wz) = (w * x, w * y, w * z);
+    let two = f32x4::splat(2.0);
+    let one_minus = |b: f32x4, c: f32x4| f32x4::ONE - two * (b + c);
+    let plus = |b: f32x4, c: f32x4| two * (b + c);
+    let minus = |b: f32x4, c: f32x4| two * (b - c);
+    let sc = &t.scale;
+    let (sx, sy, sz) = (v(&sc.x), v(&sc.y), v(&sc.z));
+    let tr = &t.translation;
+    [
+        one_minus(yy, zz) * sx,
+        plus(xy, wz) * sx,
+        minus(xz, wy) * sx,
+        minus(xy, wz) * sy,
+        one_minus(xx, zz) * sy,
+        plus(yz, wx) * sy,
+        plus(xz, wy) * sz,
+        minus(yz, wx) * sz,
+        one_minus(xx, yy) * sz,
+        v(&tr.x),
+        v(&tr.y),
+        v(&tr.z),
+    ]
+}
+
+/// What [`SoaLocalToModelJob`]'s f32 path carries from bone to bone.
+struct F32State {
+    /// The previous bone's model matrix.
+    prev: [f32x4; 4],
+    /// The model matrices of the last [`RING`] bones computed, bone q in slot q % RING
+    /// ([`Affine3`] output only).
+    ring: [[f32x4; 4]; RING],
+    /// The roots' parent.
+    root: [f32x4; 4],
+    /// `pad`'s AND mask (all ones, then 0).
+    keep: f32x4,
+    /// `pad`'s OR mask (0, then 1's word).
+    one: f32x4,
+}
+
+/// Bone `i`'s model matrix (lane `l` of the group's entries `m`, parent `p` or `usize::MAX`),
+/// as the generic loop of [`SoaLocalToModelJob::compose`] computes it.
+#[inline(always)]
+fn bone_f32<S: Scalar, M: ModelMatrix<S>>(
+    i: usize,
+    l: usize,
+    m: &[f32x4; 12],
+    p: usize,
+    from: usize,
+    output: &mut [M],
+    st: &mut F32State,
+) {
+    let parent = if KEEP_PREVIOUS && p.wrapping_add(1) == i {
+        st.prev
+    } else {
+        // Slot p % RING still holds bone p if p was computed in this run and fewer than RING
+        // bones since.
+        let in_ring = !M::PADDED && p >= from && i.wrapping_sub(p) <= RING;
+        match output.get(p) {
+            Some(_) if in_ring => st.ring.get(p % RING).copied().unwrap_or(st.root),
+            Some(m) => vcols(&m.to_cols()),
+            None => st.root,
+        }
+    };
+    let e = |k: usize| f32x4::splat(m.get(k).and_then(|v| v.as_array_ref().get(l)).copied().unwrap_or(0.0));
+    let [p0, p1, p2, p3] = parent;
+    // As `column`: (p₀·c.x + p₁·c.y) + (p₂·c.z (+ t)).
+    let col = |k: usize| (p0 * e(k) + p1 * e(k + 1)) + p2 * e(k + 2);
+    let model = [col(0), col(3), col(6), (p0 * e(9) + p1 * e(10)) + (p2 * e(11) + p3)];
+    let model = if M::PADDED {
+        let [x, y, z, t] = model;
+        let keep = st.keep;
+        [x & keep, y & keep, z & keep, (t & keep) | st.one]
+    } else {
+        model
+    };
+    if !M::PADDED {
+        if let Some(r) = st.ring.get_mut(i % RING) {
+            *r = model;
+        }
+    }
+    if let Some(o) = output.get_mut(i) {
+        *o = M::from_cols(&unvcols(&model));
+    }
+    st.prev = model;
 }
