@@ -2,11 +2,13 @@
 //! component by component (`translation.x` is the x of all four, and so on), so that the blending
 //! and local-to-model work of four joints is the same operation on four lanes, which the compiler
 //! turns into SIMD instructions where the target has them (SSE2 on x86-64, NEON on AArch64) from
-//! plain scalar code. This is ozz-animation's runtime layout. The f32 two-layer blend and the
-//! blend's normalisation are written on [`wide::f32x4`] vectors instead (the `wide` crate: safe
-//! four-lane types, one instruction per operation on those targets, plain arrays elsewhere), which
-//! keeps the compiler from pairing up lanes of different components, and gives a vector square
-//! root where the target has one. A Cortex-M has no f32 SIMD, so
+//! plain scalar code. This is ozz-animation's runtime layout. The f32 paths (the two-layer blend,
+//! the blend's normalisation, local-to-model) are written on [`wide::f32x4`] vectors instead (the
+//! `wide` crate: safe four-lane types, one instruction per operation on those targets, plain
+//! arrays elsewhere), which keeps the compiler from pairing up lanes of different components,
+//! lets local-to-model do a group's four bones with lanes known at compile time, and gives a
+//! vector square root where the target has one; the results are the same bits. A Cortex-M has no
+//! f32 SIMD, so
 //! there is nothing to vectorise there: use the array-of-structures jobs
 //! ([`BlendingJob`](super::BlendingJob), [`LocalToModelJob`](super::LocalToModelJob)) on
 //! microcontrollers (the SoA jobs are not measured on them).
