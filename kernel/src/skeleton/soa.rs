@@ -979,14 +979,7 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
             let l = i % 4;
             if l == 0 || i == self.from {
                 let g = i / 4;
-                let Some(group) = local.get(g) else { return };
-                let mut group = *group;
-                if LOD {
-                    let above = above_lod(self.skeleton, g, self.lod);
-                    if any(above) {
-                        group = SoaTransform3::select(above, rest_group(self.skeleton, g), group);
-                    }
-                }
+                let Some(group) = self.local_group::<LOD>(local, g) else { return };
                 m = SoaAffine3::from_transforms(&group).entries();
                 let b = g.wrapping_mul(4);
                 par = [0, 1, 2, 3].map(|k| self.skeleton.parent(b.wrapping_add(k)).unwrap_or(usize::MAX));
@@ -1071,6 +1064,20 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
         }
     }
 
+    /// Group `g` of `local` (`None` past its end), with the rest pose in the lanes whose bones
+    /// are above the LOD limit (`LOD`: a limit is set).
+    #[inline(always)]
+    fn local_group<const LOD: bool>(&self, local: &[SoaTransform3<S>], g: usize) -> Option<SoaTransform3<S>> {
+        let group = *local.get(g)?;
+        if LOD {
+            let above = above_lod(self.skeleton, g, self.lod);
+            if any(above) {
+                return Some(SoaTransform3::select(above, rest_group(self.skeleton, g), group));
+            }
+        }
+        Some(group)
+    }
+
     /// Group `g`'s bones (`FULL`: all four are in `from..output.len()`; otherwise those that are).
     #[inline(always)]
     fn group_f32<M: ModelMatrix<S>, const LOD: bool, const FULL: bool>(
@@ -1080,14 +1087,7 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
         output: &mut [M],
         st: &mut F32State,
     ) {
-        let Some(group) = local.get(g) else { return };
-        let mut group = *group;
-        if LOD {
-            let above = above_lod(self.skeleton, g, self.lod);
-            if any(above) {
-                group = SoaTransform3::select(above, rest_group(self.skeleton, g), group);
-            }
-        }
+        let Some(group) = self.local_group::<LOD>(local, g) else { return };
         let m = from_transforms_f32(&group);
         let base = g.wrapping_mul(4);
         let par = [0, 1, 2, 3].map(|k| self.skeleton.parent(base.wrapping_add(k)).unwrap_or(usize::MAX));
