@@ -730,10 +730,9 @@ fn finish<S: Scalar>(acc: SoaTransform3<S>, total: L<S>) -> SoaTransform3<S> {
 
 /// The two-layer pass of [`SoaBlendingJob::run_unmasked`]: group `g` of `output` is `first`'s at
 /// its weight plus `second`'s at its weight, [`finish`]ed with `total` (`UNIT`: `total` is exactly
-/// 1, so only the rotation changes, as `finish` gives it). Software-pipelined: an iteration sums
-/// group `g` and finishes group `g − 1`, whose long chain of dependent operations (the
-/// normalisation) can then start at once instead of after the sums, so that more of them overlap
-/// in the processor. Per lane the same operations as `blend_group`'s.
+/// 1, so only the rotation changes, as `finish` gives it). Per lane the same operations as
+/// `blend_group`'s; in f32 the sums are [`wide::f32x4`] operations (software pipelining, summing
+/// group `g` while finishing `g − 1`, measured slower on vectors: BENCHMARKS.md, session 11).
 #[inline(always)]
 fn two_layers<S: Scalar, const UNIT: bool>(
     output: &mut [SoaTransform3<S>],
