@@ -441,7 +441,7 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
 /// cached end key becomes the start, one time and one key are read). A bone the clip does not
 /// animate takes the skeleton's rest pose without asking the clip.
 ///
-/// Each bone's [`BoneHandle`](super::BoneHandle) is kept too (asked for when the bone's channels
+/// Each bone's [`BoneHandle`] is kept too (asked for when the bone's channels
 /// are first read): a forward step into the next bracket reads that key through it with
 /// [`SkelClipSource::key`], without resolving the channel again.
 ///

@@ -946,7 +946,7 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
     ///   computes it four lanes at a time instead of redoing it bone by bone in scalars), and the
     ///   group's four parents into `par` (read once a group: fewer reloads of the skeleton's
     ///   table than a lookup per bone, measurably so from a blob);
-    /// - then the bone's model matrix as four padded columns ([`column`]), its parent's taken
+    /// - then the bone's model matrix as four padded columns ([`column()`]), its parent's taken
     ///   from `prev` (the bone before it), from `ring` (one of the last [`RING`] bones computed,
     ///   [`Affine3`] output only) or from `output`;
     /// - for an [`Affine3A`] output, the product's fourth row set to `(0, 0, 0, 1)` ([`pad`]);
@@ -1020,7 +1020,7 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaLocalToModelJob<'a, 
 
     /// [`SoaLocalToModelJob::compose`] in f32 on [`wide::f32x4`] vectors, group by group: the
     /// group's twelve local entries are computed as one vector each ([`from_transforms_f32`]),
-    /// then its four bones one after the other with constant lanes ([`Self::bone_f32`]; the
+    /// then its four bones one after the other with constant lanes ([`bone_f32`]; the
     /// groups wholly inside `from..to` without a range test per bone). Per bone the same
     /// operations in the same order as the generic loop, so the same bits.
     #[inline(always)]

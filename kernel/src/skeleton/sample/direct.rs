@@ -82,7 +82,7 @@ struct Plan<J> {
     kind: u8,
     /// [`DirectBone::values`](crate::skeleton::DirectBone::values).
     values: [u32; 3],
-    /// The run of key times, [`DirectBone::times`] in one number: `at` in bits 0-31, `keys` in
+    /// The run of key times, [`DirectBone::times`](super::super::source::DirectBone::times) in one number: `at` in bits 0-31, `keys` in
     /// bits 32-62 and `indexed` in bit 63 (never [`NO_RUN`], `keys` being at least 2).
     run: u64,
     /// The bone's rest pose as the skeleton gives it, with each single-key channel's value in
