@@ -52,7 +52,17 @@ impl<'a> WordView<'a> {
     /// Word `i`, or `None` past the end.
     #[inline]
     pub fn get(&self, i: usize) -> Option<u32> {
-        self.run(i, 1)?.word(0)
+        if USE_WORD_LOADS {
+            if let Some(words) = self.aligned_words() {
+                return words.get(i).map(|&w| u32::from_le(w));
+            }
+        }
+        let start = i.checked_mul(4)?;
+        let b = self.bytes.get(start..start.checked_add(4)?)?;
+        match *b {
+            [a, b, c, d] => Some(u32::from_le_bytes([a, b, c, d])),
+            _ => None,
+        }
     }
 
     /// The words in order.
@@ -63,8 +73,25 @@ impl<'a> WordView<'a> {
     /// `K` consecutive words from word `first`, with one bounds check (records of fixed size).
     #[inline]
     pub fn words<const K: usize>(&self, first: usize) -> Option<[u32; K]> {
-        let run = self.run(first, K)?;
-        Some(core::array::from_fn(|k| run.word(k).unwrap_or(0)))
+        if USE_WORD_LOADS {
+            if let Some(words) = self.aligned_words() {
+                let run = words.get(first..first.checked_add(K)?)?;
+                let mut out = [0u32; K];
+                for (o, w) in out.iter_mut().zip(run) {
+                    *o = u32::from_le(*w);
+                }
+                return Some(out);
+            }
+        }
+        let start = first.checked_mul(4)?;
+        let bytes = self.bytes.get(start..start.checked_add(K.checked_mul(4)?)?)?;
+        let mut out = [0u32; K];
+        for (o, chunk) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+            if let [a, b, c, d] = *chunk {
+                *o = u32::from_le_bytes([a, b, c, d]);
+            }
+        }
+        Some(out)
     }
 
     /// The underlying bytes.
@@ -139,26 +166,28 @@ impl<'a> WordRun<'a> {
         }
     }
 
-    /// Word `k` of the run, or `None` past its end.
-    #[inline(always)]
-    pub fn word(&self, k: usize) -> Option<u32> {
-        match self {
-            WordRun::Words(w) => w.get(k).map(|&v| u32::from_le(v)),
-            WordRun::Bytes(b) => {
-                let i = k.checked_mul(4)?;
-                match *b.get(i..i.checked_add(4)?)? {
-                    [a, b, c, d] => Some(u32::from_le_bytes([a, b, c, d])),
-                    _ => None,
-                }
-            }
-        }
-    }
-
     /// The first four words, 0 for each past the run's end.
     #[inline(always)]
     pub fn first4(self) -> [u32; 4] {
-        let at = |k: usize| self.word(k).unwrap_or(0);
-        [at(0), at(1), at(2), at(3)]
+        match self {
+            WordRun::Words(w) => {
+                let at = |c: usize| match w.get(c) {
+                    Some(&v) => u32::from_le(v),
+                    None => 0,
+                };
+                [at(0), at(1), at(2), at(3)]
+            }
+            WordRun::Bytes(run) => {
+                let at = |c: usize| {
+                    let i = c.wrapping_mul(4);
+                    match run.get(i..i.wrapping_add(4)) {
+                        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+                        _ => 0,
+                    }
+                };
+                [at(0), at(1), at(2), at(3)]
+            }
+        }
     }
 }
 
