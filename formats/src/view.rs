@@ -99,6 +99,10 @@ impl<'a> WordView<'a> {
         self.bytes
     }
 
+    // `get` and `words` keep their own copies of the two reads rather than going through
+    // `WordRun`: built on it they cost the Cortex-M0 up to 37 % more instructions in the scene,
+    // Animator and state-machine rows (measured, session 11).
+
     /// Words `first .. first + count`, read in place, when they all lie inside the view (`None`
     /// otherwise). For loops that read a few words at a time: where [`WORD_LOADS`] holds, whether
     /// the view is 4-aligned is decided once for the run instead of once per word.
