@@ -6,7 +6,10 @@ use super::{
     key_values, lerp_values, locate, sample_bone, sealed, width, Bracket, Memo, RotationInterp, SamplingContext,
     SamplingJob, SamplingState,
 };
-use crate::scalar::Scalar;
+use crate::math::{Quat, Transform3};
+use crate::scalar::{Scalar, ScalarEncoding};
+use crate::skeleton::soa::{normalize_f32x4, normalize_lanes, soa_count, SoaQuat, SoaTransform3};
+use wide::{f32x4, CmpLt};
 use crate::skeleton::source::{ChannelKind, DirectTimes, Joint, Scalars, SkelClipSource, SkeletonSource};
 
 /// A [`SamplingContext`] that also remembers, per bone, where the clip keeps its keys (the
@@ -230,28 +233,44 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for DirectSampl
         K: SkeletonSource<S, J>,
         C: SkelClipSource<S>,
     {
+        self.sample_to(job, t, output);
+    }
+}
+
+impl<S: Scalar, J: Joint<S>, const N: usize> DirectSamplingContext<S, J, N> {
+    /// [`SamplingState::sample`] into `output`: a slice of joints, or SoA groups
+    /// ([`SamplingJob::run_soa`]).
+    #[inline(always)]
+    fn sample_to<K, C, O>(&mut self, job: &SamplingJob<'_, S, K, C>, t: S, output: &mut O)
+    where
+        K: SkeletonSource<S, J>,
+        C: SkelClipSource<S>,
+        O: Out<S, J> + ?Sized,
+    {
         let keys = job.clip.cache_key().zip(job.skeleton.cache_key());
+        let bones = job.skeleton.bone_count();
+        let slerp = job.rotation == RotationInterp::Slerp;
+        let mut memo = Memo::NEW;
         if keys.is_none() {
             // Nothing to recognise the clip or the skeleton by: sample as a plain context would.
-            SamplingState::<S, J>::sample(&mut self.plain, job, t, output);
             self.keys = None;
+            let n = bones.min(N).min(output.joints());
+            for (i, cursor) in self.plain.cursors.iter_mut().take(n).enumerate() {
+                output.put(i, if job.above_lod(i) { job.skeleton.rest(i) } else { sample_bone(job, i, t, cursor, slerp, &mut memo) });
+            }
             return;
         }
         if self.keys != keys {
             self.invalidate();
             self.keys = keys;
         }
-        let bones = job.skeleton.bone_count();
-        let slerp = job.rotation == RotationInterp::Slerp;
         let lod = job.lod != u8::MAX;
-        let mut memo = Memo::NEW;
         // The last two runs located (a clip's few odd bones need not make the others search again).
         let mut run = Run::NONE;
         let mut other = Run::NONE;
         let cursors = &mut self.plain.cursors;
-        // Slices of one length: a plain counted loop.
-        let n = bones.min(N).min(output.len());
-        let (Some(output), Some(plans)) = (output.get_mut(..n), self.plans.get_mut(..n)) else { return };
+        let n = bones.min(N).min(output.joints());
+        let Some(plans) = self.plans.get_mut(..n) else { return };
         if self.planned < n {
             // What the source says of each bone, once per clip (and skeleton): every plan of the
             // bones sampled is made before the loop below.
@@ -261,16 +280,16 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for DirectSampl
             self.planned = n;
         }
         let mut i = 0;
-        while let (Some(out), Some(plan)) = (output.get_mut(i), plans.get_mut(i)) {
+        while let Some(plan) = plans.get(i) {
             let kind = plan.kind;
             if lod && job.above_lod(i) {
                 // The skeleton's rest pose (the plan's has the single-key channels' values).
-                *out = job.skeleton.rest(i);
+                output.put(i, job.skeleton.rest(i));
                 i += 1;
                 continue;
             }
             if kind == REST {
-                *out = plan.rest;
+                output.put(i, plan.rest);
                 i += 1;
                 continue;
             }
@@ -284,24 +303,212 @@ impl<S: Scalar, J: Joint<S>, const N: usize> SamplingState<S, J> for DirectSampl
                     }
                     run.id == plan.run
                 };
-                if found && read_direct(job.clip, plan, &run, slerp, out) {
-                    i += 1;
-                    if let (Take::Between(u), false, false) = (run.take, slerp, lod) {
-                        // The usual clip: a row of bones whose rotation alone is animated, on
-                        // this run; nlerp between two keys (a loop of its own: fewer registers
-                        // live, fewer spills).
-                        i = rotations(job.clip, &run, u, i, output, plans);
+                if found {
+                    if let Some(joint) = read_direct(job.clip, plan, &run, slerp) {
+                        output.put(i, joint);
+                        i += 1;
+                        if let (Take::Between(u), false, false) = (run.take, slerp, lod) {
+                            // The usual clip: a row of bones whose rotation alone is animated, on
+                            // this run; nlerp between two keys (a loop of its own: fewer registers
+                            // live, fewer spills).
+                            i = output.rotations(job.clip, &run, u, i, plans);
+                        }
+                        continue;
                     }
-                    continue;
                 }
             }
             // Channel by channel (a bone the source cannot describe, or could not read).
             let mut spare = [0; 3];
             let cursor = cursors.get_mut(i).unwrap_or(&mut spare);
-            *out = sample_bone(job, i, t, cursor, slerp, &mut memo);
+            output.put(i, sample_bone(job, i, t, cursor, slerp, &mut memo));
             i += 1;
         }
     }
+}
+
+/// Where [`DirectSamplingContext::sample_to`] writes the bones it samples: a slice of joints
+/// (`[J]`, bone `i` at `i`) or SoA groups ([`SoaOut`], bone `i` in lane `i % 4` of group `i / 4`).
+trait Out<S: Scalar, J: Joint<S>> {
+    /// The number of bones it holds.
+    fn joints(&self) -> usize;
+    /// Writes bone `i` (nothing past the last bone).
+    fn put(&mut self, i: usize, joint: J);
+    /// From bone `i` on, the bones whose plan is [`ROTATION`] on `run` (between two keys at `u`),
+    /// and the [`REST`] bones among them; returns the first bone it did not sample.
+    fn rotations<C: SkelClipSource<S>>(&mut self, clip: &C, run: &Run<S>, u: S, i: usize, plans: &[Plan<J>]) -> usize;
+}
+
+impl<S: Scalar, J: Joint<S>> Out<S, J> for [J] {
+    #[inline(always)]
+    fn joints(&self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn put(&mut self, i: usize, joint: J) {
+        if let Some(out) = self.get_mut(i) {
+            *out = joint;
+        }
+    }
+    #[inline(always)]
+    fn rotations<C: SkelClipSource<S>>(&mut self, clip: &C, run: &Run<S>, u: S, i: usize, plans: &[Plan<J>]) -> usize {
+        rotations(clip, run, u, i, self, plans)
+    }
+}
+
+impl<S: Scalar, const N: usize> DirectSamplingContext<S, Transform3<S>, N> {
+    /// [`SamplingJob::run_soa`]'s work: bones `0..bones` sampled into `output`'s lanes (the job
+    /// has validated the sizes), then the lanes of the last group past the last bone set to the
+    /// identity.
+    pub(in crate::skeleton) fn sample_soa<K, C>(
+        &mut self,
+        job: &SamplingJob<'_, S, K, C>,
+        t: S,
+        output: &mut [SoaTransform3<S>],
+    ) where
+        K: SkeletonSource<S, Transform3<S>>,
+        C: SkelClipSource<S>,
+    {
+        let mut out = SoaOut(output);
+        self.sample_to(job, t, &mut out);
+        let bones = job.skeleton.bone_count();
+        for i in bones..soa_count(bones).wrapping_mul(4) {
+            out.put(i, Transform3::IDENTITY);
+        }
+    }
+}
+
+/// SoA groups as an [`Out`]: bone `i` in lane `i % 4` of group `i / 4`.
+struct SoaOut<'a, S>(&'a mut [SoaTransform3<S>]);
+
+impl<S: Scalar> Out<S, Transform3<S>> for SoaOut<'_, S> {
+    #[inline(always)]
+    fn joints(&self) -> usize {
+        self.0.len().saturating_mul(4)
+    }
+    #[inline(always)]
+    fn put(&mut self, i: usize, joint: Transform3<S>) {
+        if let Some(group) = self.0.get_mut(i / 4) {
+            group.set_joint(i % 4, joint);
+        }
+    }
+    #[inline(always)]
+    fn rotations<C: SkelClipSource<S>>(
+        &mut self,
+        clip: &C,
+        run: &Run<S>,
+        u: S,
+        i: usize,
+        plans: &[Plan<Transform3<S>>],
+    ) -> usize {
+        rotations_soa(clip, run, u, i, self, plans)
+    }
+}
+
+/// [`rotations`] into SoA groups. In f32, four bones that start a group and are all [`ROTATION`]
+/// bones on `run` (or [`REST`] bones) are done together on [`f32x4`] vectors: their key pairs
+/// read and transposed, the hemisphere test, the lerp and the normalisation per lane with the
+/// same operations as `nlerp_quat` (so the same bits), the translations and scales from their
+/// rest poses. Other bones one by one, as [`rotations`].
+#[inline(always)]
+fn rotations_soa<S, C>(
+    clip: &C,
+    run: &Run<S>,
+    u: S,
+    mut i: usize,
+    output: &mut SoaOut<'_, S>,
+    plans: &[Plan<Transform3<S>>],
+) -> usize
+where
+    S: Scalar,
+    C: SkelClipSource<S>,
+{
+    let kind = ChannelKind::Rotation;
+    let on = |p: &Plan<Transform3<S>>| p.kind == ROTATION && p.run == run.id;
+    loop {
+        if S::ENCODING == ScalarEncoding::F32 && i % 4 == 0 {
+            if let (Some([p0, p1, p2, p3]), Some(group)) = (plans.get(i..i + 4), output.0.get_mut(i / 4)) {
+                let lanes = [p0, p1, p2, p3];
+                if lanes.iter().all(|p| on(p) || p.kind == REST) {
+                    if let Some(four) = group_rotations(clip, run, u, lanes) {
+                        *group = SoaTransform3::from_joints([p0.rest, p1.rest, p2.rest, p3.rest]);
+                        // The rest bones keep their rest rotation (`from_joints` put it there).
+                        for (l, (p, r)) in lanes.iter().zip(four).enumerate() {
+                            if p.kind == ROTATION {
+                                group.set_rotation(l, r);
+                            }
+                        }
+                        i += 4;
+                        continue;
+                    }
+                }
+            }
+        }
+        let Some(plan) = plans.get(i) else { break };
+        if plan.kind == REST {
+            output.put(i, plan.rest);
+            i += 1;
+            continue;
+        }
+        if !on(plan) {
+            break;
+        }
+        let [_, values, _] = plan.values;
+        let Some((a, b)) = clip.direct_pair(values, run.pair, 4) else { break };
+        let mut joint = plan.rest;
+        joint.set_channel_values(kind, Transform3::interpolate_rotation(a, b, u, false));
+        output.put(i, joint);
+        i += 1;
+    }
+    i
+}
+
+/// The nlerped rotations of four bones on `run` at `u` (f32), `nlerp_quat`'s operations on
+/// [`f32x4`] lanes; a [`REST`] bone's lane is computed from its rest rotation and not used.
+/// `None` when a key pair cannot be read.
+#[inline(always)]
+fn group_rotations<S: Scalar, C: SkelClipSource<S>>(
+    clip: &C,
+    run: &Run<S>,
+    u: S,
+    lanes: [&Plan<Transform3<S>>; 4],
+) -> Option<[Quat<S>; 4]> {
+    let f = |v: [S; 4]| f32x4::from(v.map(S::to_f32));
+    let mut a = [f32x4::ZERO; 4];
+    let mut b = [f32x4::ZERO; 4];
+    for ((p, a), b) in lanes.iter().zip(&mut a).zip(&mut b) {
+        let (ka, kb) = if p.kind == ROTATION {
+            let [_, values, _] = p.values;
+            clip.direct_pair(values, run.pair, 4)?
+        } else {
+            let r = p.rest.channel_values(ChannelKind::Rotation);
+            (r, r)
+        };
+        (*a, *b) = (f(ka), f(kb));
+    }
+    let [ax, ay, az, aw] = f32x4::transpose(a);
+    let [bx, by, bz, bw] = f32x4::transpose(b);
+    // `dot_negative(a, b)`: `a.dot(b) < 0`, summed as `Quat::dot` does.
+    let flip = (ax * bx + ay * by + az * bz + aw * bw).cmp_lt(f32x4::ZERO);
+    let side = |c: f32x4| flip.blend(-c, c);
+    let uu = f32x4::splat(u.to_f32());
+    // `a.lerp(b, u)` per component: a + (b − a)·u.
+    let l = |a: f32x4, b: f32x4| a + (side(b) - a) * uu;
+    let q = [l(ax, bx), l(ay, by), l(az, bz), l(aw, bw)];
+    let [x, y, z, w] = match normalize_f32x4(q) {
+        Some(n) => n,
+        None => {
+            let back = |v: f32x4| v.to_array().map(|c| S::from_blob_bits(c.to_bits()));
+            let [x, y, z, w] = q;
+            let n = normalize_lanes(SoaQuat { x: back(x), y: back(y), z: back(z), w: back(w) });
+            [n.x, n.y, n.z, n.w].map(f)
+        }
+    };
+    let [x, y, z, w] = f32x4::transpose([x, y, z, w]);
+    let back = |v: f32x4| {
+        let [x, y, z, w] = v.to_array().map(|c| S::from_blob_bits(c.to_bits()));
+        Quat::from_xyzw(x, y, z, w)
+    };
+    Some([back(x), back(y), back(z), back(w)])
 }
 
 /// From bone `i` on, the bones whose plan is [`ROTATION`] on `run` (whose take is between two
@@ -337,31 +544,29 @@ where
 /// No run (what `Run::id` starts as: no plan has it, its key count being 0).
 const NO_RUN: u64 = 0;
 
-/// A bone read directly as `plan` says into `out`, with its keys' bracket `run`; false when the
-/// source could not (`out` is then partly written: the caller samples the bone again).
+/// A bone read directly as `plan` says, with its keys' bracket `run`; `None` when the source
+/// could not (the caller samples the bone channel by channel).
 #[inline(always)]
-fn read_direct<S, J, C>(clip: &C, plan: &Plan<J>, run: &Run<S>, slerp: bool, out: &mut J) -> bool
+fn read_direct<S, J, C>(clip: &C, plan: &Plan<J>, run: &Run<S>, slerp: bool) -> Option<J>
 where
     S: Scalar,
     J: Joint<S>,
     C: SkelClipSource<S>,
 {
     let mask = plan.kind;
-    if mask != 0b111 {
-        *out = plan.rest;
-    }
+    let mut out = plan.rest;
     let (pair, take) = (run.pair, run.take);
     let [vt, vr, vs] = plan.values;
     // Written out per kind, so that each kind's width is a constant.
     if mask & 1 != 0 {
         let kind = ChannelKind::Translation;
         let w = width::<S, J>(kind);
-        let Some((a, b)) = clip.direct_pair(vt, pair, w) else { return false };
+        let (a, b) = clip.direct_pair(vt, pair, w)?;
         out.set_channel_values(kind, pick(a, b, take, |a, b, u| lerp_values(a, b, u, w)));
     }
     if mask & 2 != 0 {
         let kind = ChannelKind::Rotation;
-        let Some((a, b)) = clip.direct_pair(vr, pair, width::<S, J>(kind)) else { return false };
+        let (a, b) = clip.direct_pair(vr, pair, width::<S, J>(kind))?;
         // A constant `slerp` in each branch (see `lerp_joint`).
         let v = if slerp {
             pick(a, b, take, |a, b, u| J::interpolate_rotation(a, b, u, true))
@@ -373,10 +578,10 @@ where
     if mask & 4 != 0 {
         let kind = ChannelKind::Scale;
         let w = width::<S, J>(kind);
-        let Some((a, b)) = clip.direct_pair(vs, pair, w) else { return false };
+        let (a, b) = clip.direct_pair(vs, pair, w)?;
         out.set_channel_values(kind, pick(a, b, take, |a, b, u| lerp_values(a, b, u, w)));
     }
-    true
+    Some(out)
 }
 
 /// The key pair `(a, b)` as `take` says: `a` or `b` as they are, or `between(a, b, u)`.
