@@ -9,7 +9,7 @@ use ossicle::math::{Quat, Transform2, Transform3, Vec3};
 use ossicle::skeleton::{
     soa_count, BoneHandle, CachedSamplingContext, ChannelData, ChannelKind, Dimension, DirectBone,
     DirectSamplingContext, DirectTimes, Interpolation, JobError, Joint, RotationInterp, SamplingContext, SamplingJob,
-    SkelClipSource, SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack, SoaTransform3,
+    SkelClipSource, SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack, SoaSamplingContext, SoaTransform3,
 };
 use ossicle::{Scalar, Q16};
 
@@ -708,7 +708,7 @@ fn soa_against_plain<S: Scalar, C: SkelClipSource<S>>(
     let n = SkeletonSource::<S, Transform3<S>>::bone_count(skeleton);
     let sentinel = Transform3::new(Vec3::new(S::from_i32(7), S::ONE, S::TWO), Quat::IDENTITY, Vec3::ONE);
     let mut plain = SamplingContext::<32>::new();
-    let mut direct = DirectSamplingContext::<S, Transform3<S>, 32>::new();
+    let mut direct = SoaSamplingContext::<S, 32>::new();
     let mut pose = vec![Transform3::IDENTITY; n];
     let mut groups = vec![SoaTransform3::splat(sentinel); soa_count(n) + 1];
     for t in times() {
@@ -857,10 +857,10 @@ fn soa_sampling_rejects_short_inputs_and_writes_nothing() {
     let untouched = SoaTransform3::splat(Transform3::new(Vec3::new(7.0, 1.0, 2.0), Quat::IDENTITY, Vec3::ONE));
     // 24 bones: 6 groups.
     let mut short = vec![untouched; 5];
-    let mut ctx = DirectSamplingContext::<f32, Transform3<f32>, 32>::new();
+    let mut ctx = SoaSamplingContext::<f32, 32>::new();
     assert_eq!(job.run_soa(&mut ctx, &mut short), Err(JobError::OutputTooSmall { needed: 6, got: 5 }));
     assert!(short.iter().all(|g| *g == untouched));
-    let mut small = DirectSamplingContext::<f32, Transform3<f32>, 16>::new();
+    let mut small = SoaSamplingContext::<f32, 16>::new();
     let mut groups = vec![untouched; 6];
     assert_eq!(job.run_soa(&mut small, &mut groups), Err(JobError::ContextTooSmall { needed: 24, got: 16 }));
     let zero = SliceSkelClip::<f32> { duration: 0.0, looping: true, tracks: &[], events: &[] };

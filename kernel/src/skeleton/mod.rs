@@ -153,6 +153,7 @@ pub use blob::{BlobScalars, BlobSkelClip, BlobSkeleton, Dimension};
 pub use l2m::{JobError, LocalToModelJob};
 pub use sample::{
     CachedSamplingContext, DirectSamplingContext, RotationInterp, SamplingContext, SamplingJob, SamplingState,
+    SoaSamplingContext,
 };
 pub use soa::{soa_count, ModelMatrix, SoaBlendingJob, SoaLocalToModelJob, SoaQuat, SoaTransform3, SoaVec3};
 pub use source::{

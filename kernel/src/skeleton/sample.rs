@@ -9,7 +9,7 @@ use crate::math::Transform3;
 use crate::scalar::Scalar;
 
 mod direct;
-pub use direct::DirectSamplingContext;
+pub use direct::{DirectSamplingContext, SoaSamplingContext};
 
 /// How the sampling job interpolates 3D rotation keys (2D angles are always lerped).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -209,9 +209,10 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
     /// input of [`SoaBlendingJob`](super::SoaBlendingJob) and
     /// [`SoaLocalToModelJob`](super::SoaLocalToModelJob).
     ///
-    /// Takes a [`DirectSamplingContext`], which samples any bone it cannot read directly channel
-    /// by channel as a [`SamplingContext`] does. In f32, the usual run of bones whose rotation
-    /// alone is animated is done four bones at a time on SIMD lanes where they start a group.
+    /// Takes a [`SoaSamplingContext`]: a [`DirectSamplingContext`] (which samples any bone it
+    /// cannot read directly channel by channel, as a [`SamplingContext`] does) with the rest pose
+    /// in SoA groups. The usual group of four bones whose rotation alone is animated is written
+    /// as its rest group with the four rotations in place (in f32 computed on SIMD lanes).
     ///
     /// Errors as [`SamplingJob::validate`] (with `output` counted in groups, at least
     /// [`soa_count`]`(bones)`), before anything is written.
@@ -219,8 +220,8 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
     /// ```
     /// use ossicle::math::{Quat, Transform3, Vec3};
     /// use ossicle::skeleton::{
-    ///     soa_count, ChannelData, DirectSamplingContext, Interpolation, SamplingJob, SliceSkelClip, SliceSkeleton,
-    ///     SliceTrack, SoaTransform3,
+    ///     soa_count, ChannelData, Interpolation, SamplingJob, SliceSkelClip, SliceSkeleton, SliceTrack,
+    ///     SoaSamplingContext, SoaTransform3,
     /// };
     ///
     /// let parents = [u16::MAX, 0];
@@ -233,7 +234,7 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
     /// let tracks = [SliceTrack { channels: [None, None, None] }, SliceTrack { channels: [Some(translation), None, None] }];
     /// let clip = SliceSkelClip { duration: 1.0, looping: false, tracks: &tracks, events: &[] };
     ///
-    /// let mut ctx = DirectSamplingContext::<f32, Transform3<f32>, 2>::new();
+    /// let mut ctx = SoaSamplingContext::<f32, 2>::new();
     /// let mut groups = [SoaTransform3::IDENTITY; 1];
     /// assert_eq!(soa_count(2), 1);
     /// SamplingJob::new(&skeleton, &clip, 0.25).run_soa(&mut ctx, &mut groups).unwrap();
@@ -243,18 +244,17 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
     /// ```
     pub fn run_soa<const N: usize>(
         &self,
-        ctx: &mut DirectSamplingContext<S, Transform3<S>, N>,
+        ctx: &mut SoaSamplingContext<S, N>,
         output: &mut [SoaTransform3<S>],
     ) -> Result<(), JobError>
     where
         K: SkeletonSource<S, Transform3<S>>,
     {
         let bones = self.skeleton.bone_count();
-        self.validate::<Transform3<S>, _>(ctx, &[])
-            .or_else(|e| match e {
-                JobError::OutputTooSmall { .. } => Ok(()),
-                e => Err(e),
-            })?;
+        self.validate::<Transform3<S>, _>(&ctx.direct, &[]).or_else(|e| match e {
+            JobError::OutputTooSmall { .. } => Ok(()),
+            e => Err(e),
+        })?;
         let needed = soa_count(bones);
         if output.len() < needed {
             return Err(JobError::OutputTooSmall { needed, got: output.len() });

@@ -214,7 +214,7 @@ impl<S: Scalar> SoaQuat<S> {
         set_lane(&mut self.w, l, q.w);
     }
     #[inline(always)]
-    fn select(m: L<bool>, a: Self, b: Self) -> Self {
+    pub(in crate::skeleton) fn select(m: L<bool>, a: Self, b: Self) -> Self {
         Self { x: select(m, a.x, b.x), y: select(m, a.y, b.y), z: select(m, a.z, b.z), w: select(m, a.w, b.w) }
     }
     /// Per lane `self.dot(rhs)`, as [`Quat::dot`] sums it.
@@ -292,12 +292,6 @@ impl<S: Scalar> SoaTransform3<S> {
         self.rotation.set(lane, joint.rotation);
         self.scale.set(lane, joint.scale);
         true
-    }
-
-    /// Sets the rotation of lane `l` (nothing when `l >= 4`).
-    #[inline(always)]
-    pub(in crate::skeleton) fn set_rotation(&mut self, l: usize, q: Quat<S>) {
-        self.rotation.set(l, q);
     }
 
     #[inline(always)]

@@ -6,10 +6,10 @@ use super::{
     key_values, lerp_values, locate, sample_bone, sealed, width, Bracket, Memo, RotationInterp, SamplingContext,
     SamplingJob, SamplingState,
 };
-use crate::math::{Quat, Transform3};
+use crate::math::Transform3;
 use crate::scalar::{Scalar, ScalarEncoding};
 use crate::skeleton::soa::{normalize_f32x4, normalize_lanes, soa_count, SoaQuat, SoaTransform3};
-use wide::{f32x4, CmpLt};
+use wide::{f32x4, CmpEq, CmpLt};
 use crate::skeleton::source::{ChannelKind, DirectTimes, Joint, Scalars, SkelClipSource, SkeletonSource};
 
 /// A [`SamplingContext`] that also remembers, per bone, where the clip keeps its keys (the
@@ -307,11 +307,11 @@ impl<S: Scalar, J: Joint<S>, const N: usize> DirectSamplingContext<S, J, N> {
                     if let Some(joint) = read_direct(job.clip, plan, &run, slerp) {
                         output.put(i, joint);
                         i += 1;
-                        if let (Take::Between(u), false, false) = (run.take, slerp, lod) {
+                        if let (false, false) = (slerp, lod) {
                             // The usual clip: a row of bones whose rotation alone is animated, on
                             // this run; nlerp between two keys (a loop of its own: fewer registers
                             // live, fewer spills).
-                            i = output.rotations(job.clip, &run, u, i, plans);
+                            i = output.rotations(job.clip, &run, i, plans);
                         }
                         continue;
                     }
@@ -335,7 +335,8 @@ trait Out<S: Scalar, J: Joint<S>> {
     fn put(&mut self, i: usize, joint: J);
     /// From bone `i` on, the bones whose plan is [`ROTATION`] on `run` (between two keys at `u`),
     /// and the [`REST`] bones among them; returns the first bone it did not sample.
-    fn rotations<C: SkelClipSource<S>>(&mut self, clip: &C, run: &Run<S>, u: S, i: usize, plans: &[Plan<J>]) -> usize;
+    /// (A slice of joints takes only a run between two keys, the others bone by bone.)
+    fn rotations<C: SkelClipSource<S>>(&mut self, clip: &C, run: &Run<S>, i: usize, plans: &[Plan<J>]) -> usize;
 }
 
 impl<S: Scalar, J: Joint<S>> Out<S, J> for [J] {
@@ -350,12 +351,57 @@ impl<S: Scalar, J: Joint<S>> Out<S, J> for [J] {
         }
     }
     #[inline(always)]
-    fn rotations<C: SkelClipSource<S>>(&mut self, clip: &C, run: &Run<S>, u: S, i: usize, plans: &[Plan<J>]) -> usize {
-        rotations(clip, run, u, i, self, plans)
+    fn rotations<C: SkelClipSource<S>>(&mut self, clip: &C, run: &Run<S>, i: usize, plans: &[Plan<J>]) -> usize {
+        match run.take {
+            Take::Between(u) => rotations(clip, run, u, i, self, plans),
+            _ => i,
+        }
     }
 }
 
-impl<S: Scalar, const N: usize> DirectSamplingContext<S, Transform3<S>, N> {
+/// A [`DirectSamplingContext`] for sampling into structure-of-arrays groups
+/// ([`SamplingJob::run_soa`]): the same plans and cursors, plus the bones' rest poses in
+/// [`SoaTransform3`] groups, so that a group of bones whose rotation alone is animated (or none
+/// of whose channels is) is written as its rest group with the rotations in place, without
+/// transposing four rest poses on every run. The results are [`SamplingJob::run`]'s with a
+/// [`DirectSamplingContext`] followed by [`SoaTransform3::pack`], bit for bit.
+///
+/// **Memory**: a [`DirectSamplingContext`] and 40 bytes per bone (the rest groups): **116 bytes
+/// per bone** (8,120 bytes for 70 bones on x86-64 with f32). What it belongs to, and when to call
+/// [`SoaSamplingContext::invalidate`], as for a [`DirectSamplingContext`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SoaSamplingContext<S, const N: usize> {
+    pub(in crate::skeleton) direct: DirectSamplingContext<S, Transform3<S>, N>,
+    /// The rest groups: group `g`'s 40 numbers (as [`SoaTransform3`] lays them out: translation
+    /// x, y, z, rotation x, y, z, w, scale x, y, z, four lanes each) at `40g..40g + 40` of the
+    /// flattened array, for the groups `0..made` (whole groups of bones `0..N` only).
+    rest: [[S; 10]; N],
+    made: usize,
+}
+
+impl<S: Scalar, const N: usize> Default for SoaSamplingContext<S, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<S: Scalar, const N: usize> SoaSamplingContext<S, N> {
+    /// A context with every cursor at the first key and no layout known.
+    pub const fn new() -> Self {
+        Self { direct: DirectSamplingContext::new(), rest: [[S::ZERO; 10]; N], made: 0 }
+    }
+
+    /// Forgets the layouts and rest poses, and resets the cursors.
+    pub fn invalidate(&mut self) {
+        self.direct.invalidate();
+        self.made = 0;
+    }
+
+    /// The number of bones it has room for (`N`).
+    pub const fn capacity(&self) -> usize {
+        N
+    }
+
     /// [`SamplingJob::run_soa`]'s work: bones `0..bones` sampled into `output`'s lanes (the job
     /// has validated the sizes), then the lanes of the last group past the last bone set to the
     /// identity.
@@ -368,8 +414,13 @@ impl<S: Scalar, const N: usize> DirectSamplingContext<S, Transform3<S>, N> {
         K: SkeletonSource<S, Transform3<S>>,
         C: SkelClipSource<S>,
     {
-        let mut out = SoaOut(output);
-        self.sample_to(job, t, &mut out);
+        let keys = job.clip.cache_key().zip(job.skeleton.cache_key());
+        if keys.is_none() || keys != self.direct.keys {
+            // New plans (or none): the rest groups are made again from them.
+            self.made = 0;
+        }
+        let mut out = SoaOut { groups: output, rest: &mut self.rest, made: &mut self.made };
+        self.direct.sample_to(job, t, &mut out);
         let bones = job.skeleton.bone_count();
         for i in bones..soa_count(bones).wrapping_mul(4) {
             out.put(i, Transform3::IDENTITY);
@@ -377,17 +428,58 @@ impl<S: Scalar, const N: usize> DirectSamplingContext<S, Transform3<S>, N> {
     }
 }
 
-/// SoA groups as an [`Out`]: bone `i` in lane `i % 4` of group `i / 4`.
-struct SoaOut<'a, S>(&'a mut [SoaTransform3<S>]);
+/// SoA groups as an [`Out`]: bone `i` in lane `i % 4` of group `i / 4`, with the context's rest
+/// groups.
+struct SoaOut<'a, S> {
+    groups: &'a mut [SoaTransform3<S>],
+    rest: &'a mut [[S; 10]],
+    made: &'a mut usize,
+}
+
+/// Rest group `g` (lanes `4g..4g + 4` of `plans`) as stored in `rest` (ten lanes of four); the
+/// groups up to it are made from the plans the first time (every plan is made before the loop
+/// that asks). `None` for a group that `rest` does not hold whole.
+#[inline(always)]
+fn rest_chunk<'r, S: Scalar>(
+    rest: &'r mut [[S; 10]],
+    made: &mut usize,
+    g: usize,
+    plans: &[Plan<Transform3<S>>],
+) -> Option<&'r [[S; 4]; 10]> {
+    let (chunks, _) = rest.as_flattened_mut().as_chunks_mut::<4>();
+    if g >= *made {
+        make_rest_groups(chunks, plans, *made, g + 1);
+        *made = g + 1;
+    }
+    let ten = g.wrapping_mul(10);
+    chunks.get(ten..ten.wrapping_add(10))?.try_into().ok()
+}
+
+/// Rest groups `from..to` into `chunks` (ten lanes of four per group), from the plans' rest poses
+/// (those of whole groups that both hold).
+#[cold]
+#[inline(never)]
+fn make_rest_groups<S: Scalar>(chunks: &mut [[S; 4]], plans: &[Plan<Transform3<S>>], from: usize, to: usize) {
+    let groups = chunks.chunks_exact_mut(10).zip(plans.chunks_exact(4));
+    for (stored, four) in groups.skip(from).take(to.saturating_sub(from)) {
+        if let [p0, p1, p2, p3] = four {
+            let r = SoaTransform3::from_joints([p0.rest, p1.rest, p2.rest, p3.rest]);
+            let (t, q, s) = (r.translation, r.rotation, r.scale);
+            for (c, v) in stored.iter_mut().zip([t.x, t.y, t.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z]) {
+                *c = v;
+            }
+        }
+    }
+}
 
 impl<S: Scalar> Out<S, Transform3<S>> for SoaOut<'_, S> {
     #[inline(always)]
     fn joints(&self) -> usize {
-        self.0.len().saturating_mul(4)
+        self.groups.len().saturating_mul(4)
     }
     #[inline(always)]
     fn put(&mut self, i: usize, joint: Transform3<S>) {
-        if let Some(group) = self.0.get_mut(i / 4) {
+        if let Some(group) = self.groups.get_mut(i / 4) {
             group.set_joint(i % 4, joint);
         }
     }
@@ -396,24 +488,22 @@ impl<S: Scalar> Out<S, Transform3<S>> for SoaOut<'_, S> {
         &mut self,
         clip: &C,
         run: &Run<S>,
-        u: S,
         i: usize,
         plans: &[Plan<Transform3<S>>],
     ) -> usize {
-        rotations_soa(clip, run, u, i, self, plans)
+        rotations_soa(clip, run, i, self, plans)
     }
 }
 
-/// [`rotations`] into SoA groups. In f32, four bones that start a group and are all [`ROTATION`]
-/// bones on `run` (or [`REST`] bones) are done together on [`f32x4`] vectors: their key pairs
-/// read and transposed, the hemisphere test, the lerp and the normalisation per lane with the
-/// same operations as `nlerp_quat` (so the same bits), the translations and scales from their
-/// rest poses. Other bones one by one, as [`rotations`].
+/// [`rotations`] into SoA groups: four bones that start a group and are all [`ROTATION`] bones
+/// on `run` or [`REST`] bones are written as their stored rest group, in f32 with the rotations
+/// of the [`ROTATION`] bones computed together on [`f32x4`] lanes ([`group_rotations`]: the same
+/// bits as `nlerp_quat`); other bones (and in Q16.16 every group with an animated bone) one by
+/// one, as [`rotations`].
 #[inline(always)]
 fn rotations_soa<S, C>(
     clip: &C,
     run: &Run<S>,
-    u: S,
     mut i: usize,
     output: &mut SoaOut<'_, S>,
     plans: &[Plan<Transform3<S>>],
@@ -425,20 +515,32 @@ where
     let kind = ChannelKind::Rotation;
     let on = |p: &Plan<Transform3<S>>| p.kind == ROTATION && p.run == run.id;
     loop {
-        if S::ENCODING == ScalarEncoding::F32 && i % 4 == 0 {
-            if let (Some([p0, p1, p2, p3]), Some(group)) = (plans.get(i..i + 4), output.0.get_mut(i / 4)) {
-                let lanes = [p0, p1, p2, p3];
+        if i % 4 == 0 {
+            if let Some(lanes) = plans.get(i..i + 4).and_then(|p| <&[_; 4]>::try_from(p).ok()) {
+                let g = i / 4;
                 if lanes.iter().all(|p| on(p) || p.kind == REST) {
-                    if let Some(four) = group_rotations(clip, run, u, lanes) {
-                        *group = SoaTransform3::from_joints([p0.rest, p1.rest, p2.rest, p3.rest]);
-                        // The rest bones keep their rest rotation (`from_joints` put it there).
-                        for (l, (p, r)) in lanes.iter().zip(four).enumerate() {
-                            if p.kind == ROTATION {
-                                group.set_rotation(l, r);
-                            }
+                    let SoaOut { groups, rest, made } = output;
+                    if let (Some(stored), Some(out)) = (rest_chunk(rest, made, g, plans), groups.get_mut(g)) {
+                        let [tx, ty, tz, qx, qy, qz, qw, sx, sy, sz] = stored;
+                        let still = [*qx, *qy, *qz, *qw];
+                        let animated = lanes.map(|p| p.kind == ROTATION);
+                        let rotation = if animated == [false; 4] {
+                            Some(still)
+                        } else if S::ENCODING == ScalarEncoding::F32 {
+                            group_rotations(clip, run, lanes, still)
+                        } else {
+                            // Q16.16 bone by bone below (measured faster than a group's four
+                            // nlerps written lane by lane: BENCHMARKS.md, session 12).
+                            None
+                        };
+                        if let Some([rx, ry, rz, rw]) = rotation {
+                            // Written field by field, straight from the stored rest group.
+                            (out.translation.x, out.translation.y, out.translation.z) = (*tx, *ty, *tz);
+                            (out.rotation.x, out.rotation.y, out.rotation.z, out.rotation.w) = (rx, ry, rz, rw);
+                            (out.scale.x, out.scale.y, out.scale.z) = (*sx, *sy, *sz);
+                            i += 4;
+                            continue;
                         }
-                        i += 4;
-                        continue;
                     }
                 }
             }
@@ -455,60 +557,64 @@ where
         let [_, values, _] = plan.values;
         let Some((a, b)) = clip.direct_pair(values, run.pair, 4) else { break };
         let mut joint = plan.rest;
-        joint.set_channel_values(kind, Transform3::interpolate_rotation(a, b, u, false));
+        joint.set_channel_values(kind, pick(a, b, run.take, |a, b, u| Transform3::interpolate_rotation(a, b, u, false)));
         output.put(i, joint);
         i += 1;
     }
     i
 }
 
-/// The nlerped rotations of four bones on `run` at `u` (f32), `nlerp_quat`'s operations on
-/// [`f32x4`] lanes; a [`REST`] bone's lane is computed from its rest rotation and not used.
-/// `None` when a key pair cannot be read.
+/// The rotation lanes of a group in f32: `still` (the rest rotations) where a bone is not a
+/// [`ROTATION`] bone, elsewhere its keys nlerped (or taken) with `nlerp_quat`'s operations on
+/// [`f32x4`] lanes, so the same bits. `None` when a key pair cannot be read.
 #[inline(always)]
 fn group_rotations<S: Scalar, C: SkelClipSource<S>>(
     clip: &C,
     run: &Run<S>,
-    u: S,
-    lanes: [&Plan<Transform3<S>>; 4],
-) -> Option<[Quat<S>; 4]> {
+    lanes: &[Plan<Transform3<S>>; 4],
+    still: [[S; 4]; 4],
+) -> Option<[[S; 4]; 4]> {
     let f = |v: [S; 4]| f32x4::from(v.map(S::to_f32));
-    let mut a = [f32x4::ZERO; 4];
-    let mut b = [f32x4::ZERO; 4];
-    for ((p, a), b) in lanes.iter().zip(&mut a).zip(&mut b) {
-        let (ka, kb) = if p.kind == ROTATION {
+    let mut a = [f32x4::from([0.0, 0.0, 0.0, 1.0]); 4];
+    let mut b = a;
+    let mut animated = [0.0f32; 4];
+    for (((p, a), b), m) in lanes.iter().zip(&mut a).zip(&mut b).zip(&mut animated) {
+        if p.kind == ROTATION {
             let [_, values, _] = p.values;
-            clip.direct_pair(values, run.pair, 4)?
-        } else {
-            let r = p.rest.channel_values(ChannelKind::Rotation);
-            (r, r)
-        };
-        (*a, *b) = (f(ka), f(kb));
-    }
-    let [ax, ay, az, aw] = f32x4::transpose(a);
-    let [bx, by, bz, bw] = f32x4::transpose(b);
-    // `dot_negative(a, b)`: `a.dot(b) < 0`, summed as `Quat::dot` does.
-    let flip = (ax * bx + ay * by + az * bz + aw * bw).cmp_lt(f32x4::ZERO);
-    let side = |c: f32x4| flip.blend(-c, c);
-    let uu = f32x4::splat(u.to_f32());
-    // `a.lerp(b, u)` per component: a + (b − a)·u.
-    let l = |a: f32x4, b: f32x4| a + (side(b) - a) * uu;
-    let q = [l(ax, bx), l(ay, by), l(az, bz), l(aw, bw)];
-    let [x, y, z, w] = match normalize_f32x4(q) {
-        Some(n) => n,
-        None => {
-            let back = |v: f32x4| v.to_array().map(|c| S::from_blob_bits(c.to_bits()));
-            let [x, y, z, w] = q;
-            let n = normalize_lanes(SoaQuat { x: back(x), y: back(y), z: back(z), w: back(w) });
-            [n.x, n.y, n.z, n.w].map(f)
+            let (ka, kb) = clip.direct_pair(values, run.pair, 4)?;
+            (*a, *b, *m) = (f(ka), f(kb), 1.0);
         }
+    }
+    let keep = f32x4::from(animated).cmp_eq(f32x4::ZERO);
+    let q = match run.take {
+        Take::Between(u) => {
+            let [ax, ay, az, aw] = f32x4::transpose(a);
+            let [bx, by, bz, bw] = f32x4::transpose(b);
+            // `dot_negative(a, b)`: `a.dot(b) < 0`, summed as `Quat::dot` does.
+            let flip = (ax * bx + ay * by + az * bz + aw * bw).cmp_lt(f32x4::ZERO);
+            let side = |c: f32x4| flip.blend(-c, c);
+            let uu = f32x4::splat(u.to_f32());
+            // `a.lerp(b, u)` per component: a + (b − a)·u.
+            let l = |a: f32x4, b: f32x4| a + (side(b) - a) * uu;
+            let q = [l(ax, bx), l(ay, by), l(az, bz), l(aw, bw)];
+            match normalize_f32x4(q) {
+                Some(n) => n,
+                None => {
+                    let back = |v: f32x4| v.to_array().map(|c| S::from_blob_bits(c.to_bits()));
+                    let [x, y, z, w] = q;
+                    let n = normalize_lanes(SoaQuat { x: back(x), y: back(y), z: back(z), w: back(w) });
+                    [f(n.x), f(n.y), f(n.z), f(n.w)]
+                }
+            }
+        }
+        // A key as it is.
+        Take::First => f32x4::transpose(a),
+        Take::Second => f32x4::transpose(b),
     };
-    let [x, y, z, w] = f32x4::transpose([x, y, z, w]);
-    let back = |v: f32x4| {
-        let [x, y, z, w] = v.to_array().map(|c| S::from_blob_bits(c.to_bits()));
-        Quat::from_xyzw(x, y, z, w)
-    };
-    Some([back(x), back(y), back(z), back(w)])
+    let [sx, sy, sz, sw] = still;
+    let out = |v: f32x4, s: [S; 4]| keep.blend(f(s), v).to_array().map(|c| S::from_blob_bits(c.to_bits()));
+    let [x, y, z, w] = q;
+    Some([out(x, sx), out(y, sy), out(z, sz), out(w, sw)])
 }
 
 /// From bone `i` on, the bones whose plan is [`ROTATION`] on `run` (whose take is between two
