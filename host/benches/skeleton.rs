@@ -747,21 +747,6 @@ fn row(g: &mut Group<'_>, name: &str, mut f: impl FnMut()) {
 }
 
 fn main() {
-    if std::env::var_os("OSSICLE_SKEL_MASKS").is_some() {
-        let bytes = blob_bytes(ScalarEncoding::F32);
-        let asset = Asset::load(&bytes).expect("blob loads");
-        for name in ["Idle", "Jumping", "SlowRun"] {
-            let clip = asset.skel_clip_named(name).expect("clip");
-            let m: Vec<String> = (0..BONES)
-                .map(|b| match SkelClipSource::<f32>::direct_bone(&clip, b, [3, 4, 3]) {
-                    Some(d) => format!("{}{}", d.mask & !d.constant, if d.times.keys > 0 { "" } else { "?" }),
-                    None => "-".into(),
-                })
-                .collect();
-            println!("{name}: {}", m.join(" "));
-        }
-        return;
-    }
     if std::env::var_os("OSSICLE_SKEL_DIGEST").is_some() {
         digest_ram::<f32>("f32");
         digest_ram::<Q16>("q16");
