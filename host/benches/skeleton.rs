@@ -248,7 +248,8 @@ where
         let mut ss = [SoaTransform3::<S>::IDENTITY; GROUPS];
         let _ = SamplingJob { skeleton: skel, clip, time: t, rotation, lod: u8::MAX }.run_soa(&mut *soa, &mut ss);
         assert!(soa_bits(&ss) == soa_bits(&sa), "{label}: run_soa differs at frame {frame}");
-        let _ = SamplingJob { skeleton: skel, clip: idle, time: ti, rotation, lod: u8::MAX }.run_soa(&mut *soa_i, &mut ss);
+        let _ =
+            SamplingJob { skeleton: skel, clip: idle, time: ti, rotation, lod: u8::MAX }.run_soa(&mut *soa_i, &mut ss);
         assert!(soa_bits(&ss) == soa_bits(&sb), "{label}: run_soa differs on Idle at frame {frame}");
         let soa_layers = [
             BlendLayer { pose: &sb[..], weight: S::ONE.sub(w), mask: None },

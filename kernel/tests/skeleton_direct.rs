@@ -551,6 +551,22 @@ fn memory_per_bone() {
     }
     assert_eq!(core::mem::size_of::<DirectSamplingContext<f32, Transform2<f32>, 70>>(), round8(70 * 60 + keys + count));
     assert_eq!(core::mem::size_of::<SamplingContext<70>>(), 70 * 12);
+    // A SoaSamplingContext: a direct context, 40 bytes per bone of rest groups and a count.
+    for (n, size, direct) in [
+        (
+            70,
+            core::mem::size_of::<SoaSamplingContext<f32, 70>>(),
+            core::mem::size_of::<DirectSamplingContext<f32, Transform3<f32>, 70>>(),
+        ),
+        (
+            3,
+            core::mem::size_of::<SoaSamplingContext<Q16, 3>>(),
+            core::mem::size_of::<DirectSamplingContext<Q16, Transform3<Q16>, 3>>(),
+        ),
+    ] {
+        assert_eq!(size, round8(direct + n * 40 + count), "{n} bones");
+        assert_eq!(size, round8(round8(n * 76 + keys + count) + n * 40 + count), "{n} bones");
+    }
 }
 
 /// `AnimPlayer` with a direct context: the same poses (bit for bit) and root motion as with a plain
@@ -686,7 +702,13 @@ fn rotation_rows_q16() {
 /// Requires `groups` (from `run_soa`) to hold `pose` packed (bone `i` in lane `i % 4` of group
 /// `i / 4`, the identity in the last group's lanes past the last bone) bit for bit, and the
 /// groups past those untouched (`sentinel`).
-fn same_groups<S: Scalar>(t: f64, what: &str, pose: &[Transform3<S>], groups: &[SoaTransform3<S>], sentinel: Transform3<S>) {
+fn same_groups<S: Scalar>(
+    t: f64,
+    what: &str,
+    pose: &[Transform3<S>],
+    groups: &[SoaTransform3<S>],
+    sentinel: Transform3<S>,
+) {
     let n = pose.len();
     let used = soa_count(n);
     let lanes: Vec<Transform3<S>> = groups.iter().flat_map(|g| g.joints()).collect();
@@ -825,7 +847,9 @@ fn soa_rotation_rows<S: Scalar>(nan: bool) {
             assert_eq!(masks[0], Some(0b111), "{mode:?}");
             assert!(masks[1..].iter().all(|m| *m == Some(0b010) || *m == Some(0)), "{mode:?} {masks:?}");
         }
-        for (rotation, lod) in [(RotationInterp::Nlerp, u8::MAX), (RotationInterp::Slerp, u8::MAX), (RotationInterp::Nlerp, 1)] {
+        for (rotation, lod) in
+            [(RotationInterp::Nlerp, u8::MAX), (RotationInterp::Slerp, u8::MAX), (RotationInterp::Nlerp, 1)]
+        {
             let what = format!("rows {mode:?} {opts:?} {rotation:?} lod {lod} nan {nan}");
             soa_against_plain(&skeleton, &blob, rotation, lod, &what);
         }

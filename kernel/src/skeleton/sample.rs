@@ -1,10 +1,10 @@
 //! The sampling job: a clip at a time → a local pose, with per-instance key cursors.
 
 use super::l2m::JobError;
+use super::soa::{soa_count, SoaTransform3};
 use super::source::{
     BoneHandle, ChannelData, ChannelKind, Interpolation, Joint, Scalars, SkelClipSource, SkeletonSource,
 };
-use super::soa::{soa_count, SoaTransform3};
 use crate::math::Transform3;
 use crate::scalar::Scalar;
 

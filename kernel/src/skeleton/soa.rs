@@ -15,6 +15,8 @@
 //!
 //! - [`SoaTransform3::pack`] / [`SoaTransform3::unpack`]: a `[Transform3]` pose to and from
 //!   `⌈bones / 4⌉` [`SoaTransform3`]s ([`soa_count`]); bone `i` is lane `i % 4` of group `i / 4`.
+//! - [`SamplingJob::run_soa`](super::SamplingJob::run_soa): a clip sampled straight into SoA groups
+//!   (what sampling and [`SoaTransform3::pack`] give, bit for bit, without the pose in between).
 //! - [`SoaBlendingJob`]: [`BlendingJob`](super::BlendingJob)'s rule (weights, per-bone masks,
 //!   rest-pose fill, additive layers, LOD) on SoA poses, with **the same results bit for bit**.
 //! - [`SoaLocalToModelJob`]: an SoA local pose → one model matrix per bone

@@ -9,8 +9,8 @@ use super::{
 use crate::math::Transform3;
 use crate::scalar::{Scalar, ScalarEncoding};
 use crate::skeleton::soa::{normalize_f32x4, normalize_lanes, soa_count, SoaQuat, SoaTransform3};
-use wide::{f32x4, CmpEq, CmpLt};
 use crate::skeleton::source::{ChannelKind, DirectTimes, Joint, Scalars, SkelClipSource, SkeletonSource};
+use wide::{f32x4, CmpEq, CmpLt};
 
 /// A [`SamplingContext`] that also remembers, per bone, where the clip keeps its keys (the
 /// source's [`DirectBone`](crate::skeleton::DirectBone)): a bone whose channels are Linear and keyed at the same times is
@@ -254,10 +254,7 @@ impl<S: Scalar, J: Joint<S>, const N: usize> DirectSamplingContext<S, J, N> {
         if keys.is_none() {
             // Nothing to recognise the clip or the skeleton by: sample as a plain context would.
             self.keys = None;
-            let n = bones.min(N).min(output.joints());
-            for (i, cursor) in self.plain.cursors.iter_mut().take(n).enumerate() {
-                output.put(i, if job.above_lod(i) { job.skeleton.rest(i) } else { sample_bone(job, i, t, cursor, slerp, &mut memo) });
-            }
+            output.plain(&mut self.plain, job, t);
             return;
         }
         if self.keys != keys {
@@ -335,6 +332,11 @@ trait Out<S: Scalar, J: Joint<S>> {
     fn put(&mut self, i: usize, joint: J);
     /// From bone `i` on, the bones whose plan is [`ROTATION`] on `run` (between two keys at `u`),
     /// and the [`REST`] bones among them; returns the first bone it did not sample.
+    /// Samples `job` at `t` as a plain context does (a source without cache keys).
+    fn plain<K, C, const M: usize>(&mut self, ctx: &mut SamplingContext<M>, job: &SamplingJob<'_, S, K, C>, t: S)
+    where
+        K: SkeletonSource<S, J>,
+        C: SkelClipSource<S>;
     /// (A slice of joints takes only a run between two keys, the others bone by bone.)
     fn rotations<C: SkelClipSource<S>>(&mut self, clip: &C, run: &Run<S>, i: usize, plans: &[Plan<J>]) -> usize;
 }
@@ -343,6 +345,13 @@ impl<S: Scalar, J: Joint<S>> Out<S, J> for [J] {
     #[inline(always)]
     fn joints(&self) -> usize {
         self.len()
+    }
+    fn plain<K, C, const M: usize>(&mut self, ctx: &mut SamplingContext<M>, job: &SamplingJob<'_, S, K, C>, t: S)
+    where
+        K: SkeletonSource<S, J>,
+        C: SkelClipSource<S>,
+    {
+        SamplingState::<S, J>::sample(ctx, job, t, self);
     }
     #[inline(always)]
     fn put(&mut self, i: usize, joint: J) {
@@ -436,37 +445,45 @@ struct SoaOut<'a, S> {
     made: &'a mut usize,
 }
 
-/// Rest group `g` (lanes `4g..4g + 4` of `plans`) as stored in `rest` (ten lanes of four); the
-/// groups up to it are made from the plans the first time (every plan is made before the loop
-/// that asks). `None` for a group that `rest` does not hold whole.
+/// Rest group `g` (lanes `4g..4g + 4` of `plans`) as stored in `rest` (the flattened array's
+/// `40g..40g + 40`: ten lanes of four); the groups up to it are made from the plans the first time
+/// (every plan is made before the loop that asks). `None` for a group that `rest` does not hold
+/// whole.
 #[inline(always)]
-fn rest_chunk<'r, S: Scalar>(
-    rest: &'r mut [[S; 10]],
+fn rest_chunk<S: Scalar>(
+    rest: &mut [[S; 10]],
     made: &mut usize,
     g: usize,
     plans: &[Plan<Transform3<S>>],
-) -> Option<&'r [[S; 4]; 10]> {
-    let (chunks, _) = rest.as_flattened_mut().as_chunks_mut::<4>();
+) -> Option<[[S; 4]; 10]> {
+    let flat = rest.as_flattened_mut();
     if g >= *made {
-        make_rest_groups(chunks, plans, *made, g + 1);
+        make_rest_groups(flat, plans, *made, g + 1);
         *made = g + 1;
     }
-    let ten = g.wrapping_mul(10);
-    chunks.get(ten..ten.wrapping_add(10))?.try_into().ok()
+    let at = g.wrapping_mul(40);
+    let mut stored = flat.get(at..at.wrapping_add(40))?;
+    let mut lanes = [[S::ZERO; 4]; 10];
+    for l in &mut lanes {
+        let (four, rest) = stored.split_first_chunk::<4>()?;
+        (*l, stored) = (*four, rest);
+    }
+    Some(lanes)
 }
 
-/// Rest groups `from..to` into `chunks` (ten lanes of four per group), from the plans' rest poses
-/// (those of whole groups that both hold).
+/// Rest groups `from..to` into `flat` (40 numbers per group: ten lanes of four), from the plans'
+/// rest poses (those of whole groups that both hold).
 #[cold]
 #[inline(never)]
-fn make_rest_groups<S: Scalar>(chunks: &mut [[S; 4]], plans: &[Plan<Transform3<S>>], from: usize, to: usize) {
-    let groups = chunks.chunks_exact_mut(10).zip(plans.chunks_exact(4));
+fn make_rest_groups<S: Scalar>(flat: &mut [S], plans: &[Plan<Transform3<S>>], from: usize, to: usize) {
+    let groups = flat.chunks_exact_mut(40).zip(plans.chunks_exact(4));
     for (stored, four) in groups.skip(from).take(to.saturating_sub(from)) {
         if let [p0, p1, p2, p3] = four {
             let r = SoaTransform3::from_joints([p0.rest, p1.rest, p2.rest, p3.rest]);
             let (t, q, s) = (r.translation, r.rotation, r.scale);
-            for (c, v) in stored.iter_mut().zip([t.x, t.y, t.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z]) {
-                *c = v;
+            let lanes = [t.x, t.y, t.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z];
+            for (c, v) in stored.iter_mut().zip(lanes.iter().flatten()) {
+                *c = *v;
             }
         }
     }
@@ -476,6 +493,20 @@ impl<S: Scalar> Out<S, Transform3<S>> for SoaOut<'_, S> {
     #[inline(always)]
     fn joints(&self) -> usize {
         self.groups.len().saturating_mul(4)
+    }
+    fn plain<K, C, const M: usize>(&mut self, ctx: &mut SamplingContext<M>, job: &SamplingJob<'_, S, K, C>, t: S)
+    where
+        K: SkeletonSource<S, Transform3<S>>,
+        C: SkelClipSource<S>,
+    {
+        let bones = job.skeleton.bone_count().min(self.joints());
+        let slerp = job.rotation == RotationInterp::Slerp;
+        let mut memo = Memo::NEW;
+        for (i, cursor) in ctx.cursors.iter_mut().take(bones).enumerate() {
+            let joint =
+                if job.above_lod(i) { job.skeleton.rest(i) } else { sample_bone(job, i, t, cursor, slerp, &mut memo) };
+            self.put(i, joint);
+        }
     }
     #[inline(always)]
     fn put(&mut self, i: usize, joint: Transform3<S>) {
@@ -522,7 +553,7 @@ where
                     let SoaOut { groups, rest, made } = output;
                     if let (Some(stored), Some(out)) = (rest_chunk(rest, made, g, plans), groups.get_mut(g)) {
                         let [tx, ty, tz, qx, qy, qz, qw, sx, sy, sz] = stored;
-                        let still = [*qx, *qy, *qz, *qw];
+                        let still = [qx, qy, qz, qw];
                         let animated = lanes.map(|p| p.kind == ROTATION);
                         let rotation = if animated == [false; 4] {
                             Some(still)
@@ -535,9 +566,9 @@ where
                         };
                         if let Some([rx, ry, rz, rw]) = rotation {
                             // Written field by field, straight from the stored rest group.
-                            (out.translation.x, out.translation.y, out.translation.z) = (*tx, *ty, *tz);
+                            (out.translation.x, out.translation.y, out.translation.z) = (tx, ty, tz);
                             (out.rotation.x, out.rotation.y, out.rotation.z, out.rotation.w) = (rx, ry, rz, rw);
-                            (out.scale.x, out.scale.y, out.scale.z) = (*sx, *sy, *sz);
+                            (out.scale.x, out.scale.y, out.scale.z) = (sx, sy, sz);
                             i += 4;
                             continue;
                         }
@@ -557,7 +588,8 @@ where
         let [_, values, _] = plan.values;
         let Some((a, b)) = clip.direct_pair(values, run.pair, 4) else { break };
         let mut joint = plan.rest;
-        joint.set_channel_values(kind, pick(a, b, run.take, |a, b, u| Transform3::interpolate_rotation(a, b, u, false)));
+        joint
+            .set_channel_values(kind, pick(a, b, run.take, |a, b, u| Transform3::interpolate_rotation(a, b, u, false)));
         output.put(i, joint);
         i += 1;
     }
