@@ -382,8 +382,8 @@ impl<S: Scalar, J: Joint<S>> Out<S, J> for [J] {
 pub struct SoaSamplingContext<S, const N: usize> {
     pub(in crate::skeleton) direct: DirectSamplingContext<S, Transform3<S>, N>,
     /// The rest groups: group `g`'s 40 numbers (as [`SoaTransform3`] lays them out: translation
-    /// x, y, z, rotation x, y, z, w, scale x, y, z, four lanes each) at `40g..40g + 40` of the
-    /// flattened array, for the groups `0..made` (whole groups of bones `0..N` only).
+    /// x, y, z, rotation x, y, z, w, scale x, y, z, four lanes each) in rows `4g..4g + 4`, for
+    /// the groups `0..made` (whole groups of bones `0..N` only).
     rest: [[S; 10]; N],
     made: usize,
 }
@@ -445,10 +445,10 @@ struct SoaOut<'a, S> {
     made: &'a mut usize,
 }
 
-/// Rest group `g` (lanes `4g..4g + 4` of `plans`) as stored in `rest` (the flattened array's
-/// `40g..40g + 40`: ten lanes of four); the groups up to it are made from the plans the first time
-/// (every plan is made before the loop that asks). `None` for a group that `rest` does not hold
-/// whole.
+/// Rest group `g` (lanes `4g..4g + 4` of `plans`) as stored in `rest` (rows `4g..4g + 4`: the
+/// group's 40 numbers, ten lanes of four); the groups up to it are made from the plans the first
+/// time (every plan is made before the loop that asks). `None` for a group that `rest` does not
+/// hold whole.
 #[inline(always)]
 fn rest_chunk<S: Scalar>(
     rest: &mut [[S; 10]],
@@ -456,33 +456,41 @@ fn rest_chunk<S: Scalar>(
     g: usize,
     plans: &[Plan<Transform3<S>>],
 ) -> Option<[[S; 4]; 10]> {
-    let flat = rest.as_flattened_mut();
     if g >= *made {
-        make_rest_groups(flat, plans, *made, g + 1);
+        make_rest_groups(rest, plans, *made, g + 1);
         *made = g + 1;
     }
-    let at = g.wrapping_mul(40);
-    let mut stored = flat.get(at..at.wrapping_add(40))?;
-    let mut lanes = [[S::ZERO; 4]; 10];
-    for l in &mut lanes {
-        let (four, rest) = stored.split_first_chunk::<4>()?;
-        (*l, stored) = (*four, rest);
-    }
-    Some(lanes)
+    let at = g.wrapping_mul(4);
+    let rows: &[[S; 10]; 4] = rest.get(at..at.wrapping_add(4))?.try_into().ok()?;
+    // Written out (constant positions): the ten lanes are 16-byte loads.
+    let [[a0, a1, a2, a3, a4, a5, a6, a7, a8, a9], [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9], [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9], [d0, d1, d2, d3, d4, d5, d6, d7, d8, d9]] =
+        *rows;
+    Some([
+        [a0, a1, a2, a3],
+        [a4, a5, a6, a7],
+        [a8, a9, b0, b1],
+        [b2, b3, b4, b5],
+        [b6, b7, b8, b9],
+        [c0, c1, c2, c3],
+        [c4, c5, c6, c7],
+        [c8, c9, d0, d1],
+        [d2, d3, d4, d5],
+        [d6, d7, d8, d9],
+    ])
 }
 
-/// Rest groups `from..to` into `flat` (40 numbers per group: ten lanes of four), from the plans'
-/// rest poses (those of whole groups that both hold).
+/// Rest groups `from..to` into `rest` (four rows of ten per group: its ten lanes of four in
+/// order), from the plans' rest poses (those of whole groups that both hold).
 #[cold]
 #[inline(never)]
-fn make_rest_groups<S: Scalar>(flat: &mut [S], plans: &[Plan<Transform3<S>>], from: usize, to: usize) {
-    let groups = flat.chunks_exact_mut(40).zip(plans.chunks_exact(4));
-    for (stored, four) in groups.skip(from).take(to.saturating_sub(from)) {
+fn make_rest_groups<S: Scalar>(rest: &mut [[S; 10]], plans: &[Plan<Transform3<S>>], from: usize, to: usize) {
+    let groups = rest.chunks_exact_mut(4).zip(plans.chunks_exact(4));
+    for (rows, four) in groups.skip(from).take(to.saturating_sub(from)) {
         if let [p0, p1, p2, p3] = four {
             let r = SoaTransform3::from_joints([p0.rest, p1.rest, p2.rest, p3.rest]);
             let (t, q, s) = (r.translation, r.rotation, r.scale);
             let lanes = [t.x, t.y, t.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z];
-            for (c, v) in stored.iter_mut().zip(lanes.iter().flatten()) {
+            for (c, v) in rows.as_flattened_mut().iter_mut().zip(lanes.iter().flatten()) {
                 *c = *v;
             }
         }
