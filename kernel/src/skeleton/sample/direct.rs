@@ -300,18 +300,15 @@ impl<S: Scalar, J: Joint<S>, const N: usize> DirectSamplingContext<S, J, N> {
                     }
                     run.id == plan.run
                 };
-                if found {
-                    if let Some(joint) = read_direct(job.clip, plan, &run, slerp) {
-                        output.put(i, joint);
-                        i += 1;
-                        if let (false, false) = (slerp, lod) {
-                            // The usual clip: a row of bones whose rotation alone is animated, on
-                            // this run; nlerp between two keys (a loop of its own: fewer registers
-                            // live, fewer spills).
-                            i = output.rotations(job.clip, &run, i, plans);
-                        }
-                        continue;
+                if found && output.write(i, |out| read_direct(job.clip, plan, &run, slerp, out)) {
+                    i += 1;
+                    if let (false, false) = (slerp, lod) {
+                        // The usual clip: a row of bones whose rotation alone is animated, on
+                        // this run; nlerp between two keys (a loop of its own: fewer registers
+                        // live, fewer spills).
+                        i = output.rotations(job.clip, &run, i, plans);
                     }
+                    continue;
                 }
             }
             // Channel by channel (a bone the source cannot describe, or could not read).
@@ -330,6 +327,11 @@ trait Out<S: Scalar, J: Joint<S>> {
     fn joints(&self) -> usize;
     /// Writes bone `i` (nothing past the last bone).
     fn put(&mut self, i: usize, joint: J);
+    /// Writes bone `i` through `f`, which starts from what the slot holds (a slice's joint in
+    /// place; for SoA groups a copy of the identity, written to the lanes after) and tells
+    /// whether it wrote the bone: false (and bone `i` left to be written again) when it did not,
+    /// or when there is no bone `i`.
+    fn write(&mut self, i: usize, f: impl FnOnce(&mut J) -> bool) -> bool;
     /// From bone `i` on, the bones whose plan is [`ROTATION`] on `run` (between two keys at `u`),
     /// and the [`REST`] bones among them; returns the first bone it did not sample.
     /// Samples `job` at `t` as a plain context does (a source without cache keys).
@@ -358,6 +360,10 @@ impl<S: Scalar, J: Joint<S>> Out<S, J> for [J] {
         if let Some(out) = self.get_mut(i) {
             *out = joint;
         }
+    }
+    #[inline(always)]
+    fn write(&mut self, i: usize, f: impl FnOnce(&mut J) -> bool) -> bool {
+        self.get_mut(i).is_some_and(f)
     }
     #[inline(always)]
     fn rotations<C: SkelClipSource<S>>(&mut self, clip: &C, run: &Run<S>, i: usize, plans: &[Plan<J>]) -> usize {
@@ -521,6 +527,15 @@ impl<S: Scalar> Out<S, Transform3<S>> for SoaOut<'_, S> {
         if let Some(group) = self.groups.get_mut(i / 4) {
             group.set_joint(i % 4, joint);
         }
+    }
+    #[inline(always)]
+    fn write(&mut self, i: usize, f: impl FnOnce(&mut Transform3<S>) -> bool) -> bool {
+        let mut joint = Transform3::IDENTITY;
+        let done = f(&mut joint);
+        if done {
+            self.put(i, joint);
+        }
+        done
     }
     #[inline(always)]
     fn rotations<C: SkelClipSource<S>>(
@@ -690,29 +705,31 @@ where
 /// No run (what `Run::id` starts as: no plan has it, its key count being 0).
 const NO_RUN: u64 = 0;
 
-/// A bone read directly as `plan` says, with its keys' bracket `run`; `None` when the source
-/// could not (the caller samples the bone channel by channel).
+/// A bone read directly as `plan` says into `out`, with its keys' bracket `run`; false when the
+/// source could not (`out` is then partly written: the caller samples the bone again).
 #[inline(always)]
-fn read_direct<S, J, C>(clip: &C, plan: &Plan<J>, run: &Run<S>, slerp: bool) -> Option<J>
+fn read_direct<S, J, C>(clip: &C, plan: &Plan<J>, run: &Run<S>, slerp: bool, out: &mut J) -> bool
 where
     S: Scalar,
     J: Joint<S>,
     C: SkelClipSource<S>,
 {
     let mask = plan.kind;
-    let mut out = plan.rest;
+    if mask != 0b111 {
+        *out = plan.rest;
+    }
     let (pair, take) = (run.pair, run.take);
     let [vt, vr, vs] = plan.values;
     // Written out per kind, so that each kind's width is a constant.
     if mask & 1 != 0 {
         let kind = ChannelKind::Translation;
         let w = width::<S, J>(kind);
-        let (a, b) = clip.direct_pair(vt, pair, w)?;
+        let Some((a, b)) = clip.direct_pair(vt, pair, w) else { return false };
         out.set_channel_values(kind, pick(a, b, take, |a, b, u| lerp_values(a, b, u, w)));
     }
     if mask & 2 != 0 {
         let kind = ChannelKind::Rotation;
-        let (a, b) = clip.direct_pair(vr, pair, width::<S, J>(kind))?;
+        let Some((a, b)) = clip.direct_pair(vr, pair, width::<S, J>(kind)) else { return false };
         // A constant `slerp` in each branch (see `lerp_joint`).
         let v = if slerp {
             pick(a, b, take, |a, b, u| J::interpolate_rotation(a, b, u, true))
@@ -724,10 +741,10 @@ where
     if mask & 4 != 0 {
         let kind = ChannelKind::Scale;
         let w = width::<S, J>(kind);
-        let (a, b) = clip.direct_pair(vs, pair, w)?;
+        let Some((a, b)) = clip.direct_pair(vs, pair, w) else { return false };
         out.set_channel_values(kind, pick(a, b, take, |a, b, u| lerp_values(a, b, u, w)));
     }
-    Some(out)
+    true
 }
 
 /// The key pair `(a, b)` as `take` says: `a` or `b` as they are, or `between(a, b, u)`.
