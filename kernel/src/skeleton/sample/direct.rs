@@ -267,7 +267,7 @@ impl<S: Scalar, J: Joint<S>, const N: usize> DirectSamplingContext<S, J, N> {
         let mut other = Run::NONE;
         let cursors = &mut self.plain.cursors;
         let n = bones.min(N).min(output.joints());
-        let Some(plans) = self.plans.get_mut(..n) else { return };
+        let (Some(output), Some(plans)) = (output.first(n), self.plans.get_mut(..n)) else { return };
         if self.planned < n {
             // What the source says of each bone, once per clip (and skeleton): every plan of the
             // bones sampled is made before the loop below.
@@ -302,7 +302,7 @@ impl<S: Scalar, J: Joint<S>, const N: usize> DirectSamplingContext<S, J, N> {
                 };
                 if found && output.write(i, |out| read_direct(job.clip, plan, &run, slerp, out)) {
                     i += 1;
-                    if let (false, false) = (slerp, lod) {
+                    if !slerp && !lod && (O::EVERY_TAKE || matches!(run.take, Take::Between(_))) {
                         // The usual clip: a row of bones whose rotation alone is animated, on
                         // this run; nlerp between two keys (a loop of its own: fewer registers
                         // live, fewer spills).
@@ -323,8 +323,12 @@ impl<S: Scalar, J: Joint<S>, const N: usize> DirectSamplingContext<S, J, N> {
 /// Where [`DirectSamplingContext::sample_to`] writes the bones it samples: a slice of joints
 /// (`[J]`, bone `i` at `i`) or SoA groups ([`SoaOut`], bone `i` in lane `i % 4` of group `i / 4`).
 trait Out<S: Scalar, J: Joint<S>> {
+    /// Whether [`Out::rotations`] takes runs at a key too (not only between two keys).
+    const EVERY_TAKE: bool;
     /// The number of bones it holds.
     fn joints(&self) -> usize;
+    /// The first `n` bones (`None` when it holds fewer).
+    fn first(&mut self, n: usize) -> Option<&mut Self>;
     /// Writes bone `i` (nothing past the last bone).
     fn put(&mut self, i: usize, joint: J);
     /// Writes bone `i` through `f`, which starts from what the slot holds (a slice's joint in
@@ -344,9 +348,14 @@ trait Out<S: Scalar, J: Joint<S>> {
 }
 
 impl<S: Scalar, J: Joint<S>> Out<S, J> for [J] {
+    const EVERY_TAKE: bool = false;
     #[inline(always)]
     fn joints(&self) -> usize {
         self.len()
+    }
+    #[inline(always)]
+    fn first(&mut self, n: usize) -> Option<&mut Self> {
+        self.get_mut(..n)
     }
     fn plain<K, C, const M: usize>(&mut self, ctx: &mut SamplingContext<M>, job: &SamplingJob<'_, S, K, C>, t: S)
     where
@@ -504,9 +513,14 @@ fn make_rest_groups<S: Scalar>(rest: &mut [[S; 10]], plans: &[Plan<Transform3<S>
 }
 
 impl<S: Scalar> Out<S, Transform3<S>> for SoaOut<'_, S> {
+    const EVERY_TAKE: bool = true;
     #[inline(always)]
     fn joints(&self) -> usize {
         self.groups.len().saturating_mul(4)
+    }
+    #[inline(always)]
+    fn first(&mut self, n: usize) -> Option<&mut Self> {
+        (n <= self.joints()).then_some(self)
     }
     fn plain<K, C, const M: usize>(&mut self, ctx: &mut SamplingContext<M>, job: &SamplingJob<'_, S, K, C>, t: S)
     where
