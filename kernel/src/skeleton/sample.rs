@@ -517,7 +517,7 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
 /// **Memory**: `12 + 2·size_of::<J>() + 6·size_of::<S>() + 4 + 4` bytes per bone, rounded up to
 /// 4, plus the clip's key (an `Option<usize>`: 8 bytes on a 32-bit target; the whole rounded up to
 /// a `usize`'s alignment): **124 bytes per bone**
-/// for [`Transform3`](crate::math::Transform3) (f32 or Q16.16) and 84 for
+/// for [`Transform3`] (f32 or Q16.16) and 84 for
 /// [`Transform2`](crate::math::Transform2); a 70-bone 3D context is 8,688 bytes on a
 /// microcontroller (against 840 for a [`SamplingContext`]).
 ///

@@ -28,7 +28,7 @@ use wide::{f32x4, CmpEq, CmpLt};
 /// clip again.
 ///
 /// **Memory**: per bone 12 bytes of cursors and a 64-byte plan (24 bytes of layout and the rest
-/// pose, 40 bytes for [`Transform3`](crate::math::Transform3); 48 with a
+/// pose, 40 bytes for [`Transform3`]; 48 with a
 /// [`Transform2`](crate::math::Transform2)), plus the keys of the clip and skeleton it belongs
 /// to (an `Option<(usize, usize)>`, 12 bytes on a 32-bit target) and a count (a `usize`), the
 /// whole rounded up to 8: **76 bytes per bone** in 3D (60 in 2D), 5,336 bytes for 70 bones on a microcontroller (a
