@@ -4,9 +4,7 @@
 //! slerp — never panics, and a `CachedSamplingContext` and a `DirectSamplingContext` give the
 //! same poses, bit for bit, as a plain `SamplingContext` (the cache must never return a key pair
 //! that the clip's keys do not give at that time; the direct context must read the same keys in
-//! place), and `SamplingJob::run_soa` (with a `SoaSamplingContext`) gives the plain 3D pose packed
-//! into SoA groups, bit for bit. A LOD limit of 0 is used on every seventh sample. Skeletons of
-//! more than 64 bones are skipped.
+//! place). A LOD limit of 0 is used on every seventh sample. Skeletons of more than 64 bones are skipped.
 //!
 //! Each input is read from a 4-aligned copy and from a copy one byte further on, which must give
 //! the same poses: built for fuzzing, the kernel reads the word arrays of an aligned blob through
@@ -23,8 +21,8 @@ use libfuzzer_sys::fuzz_target;
 use ossicle::asset::Asset;
 use ossicle::math::{Transform2, Transform3};
 use ossicle::skeleton::{
-    soa_count, BlobSkelClip, BlobSkeleton, CachedSamplingContext, DirectSamplingContext, Joint, RotationInterp,
-    SamplingContext, SamplingJob, SkelClipSource, SkeletonSource, SoaSamplingContext, SoaTransform3,
+    BlobSkelClip, BlobSkeleton, CachedSamplingContext, DirectSamplingContext, Joint, RotationInterp, SamplingContext,
+    SamplingJob, SkelClipSource, SkeletonSource,
 };
 use ossicle::{Scalar, Q16};
 
@@ -89,40 +87,10 @@ where
     }
 }
 
-/// `run_soa` against the plain context's 3D pose packed (bits of every lane of every group, and
-/// the same result).
-fn sample_soa<S: Scalar>(skel: &BlobSkeleton<'_>, clip: &BlobSkelClip<'_>, seed: u32) {
-    let bones = SkeletonSource::<S, Transform3<S>>::bone_count(skel);
-    if bones == 0 || bones > BONES {
-        return;
-    }
-    let duration = SkelClipSource::<S>::duration(clip);
-    let mut plain = SamplingContext::<BONES>::new();
-    let mut soa = Box::new(SoaSamplingContext::<S, BONES>::new());
-    let mut a = [Transform3::<S>::IDENTITY; BONES];
-    let (mut groups, mut packed) = ([SoaTransform3::<S>::IDENTITY; 16], [SoaTransform3::<S>::IDENTITY; 16]);
-    let n = soa_count(bones);
-    for (i, (f, rotation)) in schedule(seed).enumerate() {
-        let time = duration.mul(S::from_ratio(f, 1024));
-        let lod = if i % 7 == 4 { 0 } else { u8::MAX };
-        let job = SamplingJob { skeleton: skel, clip, time, rotation, lod };
-        let ra = job.run(&mut plain, &mut a);
-        let rs = job.run_soa(&mut soa, &mut groups[..n]);
-        assert_eq!(ra, rs);
-        if ra.is_ok() {
-            let _ = SoaTransform3::pack(&a[..bones], &mut packed);
-            let lanes = |g: &[SoaTransform3<S>]| -> Vec<Transform3<S>> { g.iter().flat_map(|g| g.joints()).collect() };
-            let (got, want) = (lanes(&groups[..n]), lanes(&packed[..n]));
-            assert!(bits::<S, Transform3<S>>(&got) == bits::<S, Transform3<S>>(&want), "run_soa differs at {f}/1024");
-        }
-    }
-}
-
 fn run<S: Scalar>(asset: &Asset<'_>, seed: u32, out: &mut Outputs) {
     for clip in asset.skel_clips() {
         let Some(skel) = asset.skeleton_of(&clip) else { continue };
         sample::<S, Transform3<S>>(&skel, &clip, seed, out);
-        sample_soa::<S>(&skel, &clip, seed);
         sample::<S, Transform2<S>>(&skel, &clip, seed, out);
     }
 }

@@ -28,8 +28,6 @@
 //! - `frame_soa_direct`: `frame_soa` with `DirectSamplingContext`s.
 //! - `l2m_soa_padded`, `frame_soa_direct_padded`: `l2m_soa` and `frame_soa_direct` with the model
 //!   matrices as `Affine3A`s (padded 4×4 columns) instead of `Affine3`s.
-//! - `sample_fwd_soa`, `frame_soa_sampled_padded`: `sample_fwd_direct` and
-//!   `frame_soa_direct_padded` sampling straight into SoA groups (`SamplingJob::run_soa`, no pack).
 //!
 //! With `OSSICLE_SKEL_MIN=FILTERS` in the environment, the rows whose full name contains one of the
 //! comma-separated FILTERS (all rows when empty) are not measured by criterion but timed in short
@@ -42,7 +40,7 @@
 //! produce (sampling forward and by seeks, blending with and without masks and additive layers,
 //! local-to-model; a second line per clip: `SoaLocalToModelJob`'s matrices), so that an optimisation can be checked to leave every result bit-identical
 //! (and checks that `CachedSamplingContext`s and `DirectSamplingContext`s give the same sampled
-//! poses as plain contexts, that `SamplingJob::run_soa` gives them packed bit for bit, and that `SoaLocalToModelJob`'s `Affine3A` output holds its `Affine3`
+//! poses as plain contexts, and that `SoaLocalToModelJob`'s `Affine3A` output holds its `Affine3`
 //! output's numbers bit for bit, with a fourth row of exactly (0, 0, 0, 1)):
 //! `OSSICLE_SKEL_DIGEST=1 cargo bench -p ossicle-host --bench skeleton`, before and after, and diff.
 
@@ -52,7 +50,7 @@ use ossicle::skeleton::{
     AdditiveReference, BlendLayer, BlendingJob, CachedSamplingContext, ChannelData, DirectSamplingContext,
     Interpolation, LocalToModelJob, ModelMatrix, RotationInterp, SamplingContext, SamplingJob, SamplingState,
     SkelClipSource, SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack, SoaBlendingJob, SoaLocalToModelJob,
-    SoaSamplingContext, SoaTransform3,
+    SoaTransform3,
 };
 use ossicle::{Asset, Scalar, Q16};
 use ossicle_format::ScalarEncoding;
@@ -176,16 +174,6 @@ fn digest_pose<S: Scalar>(h: &mut u64, pose: &[Transform3<S>]) {
     }
 }
 
-/// The blob bits of every lane of `groups` (`-0` and `+0` differ, NaNs compare).
-fn soa_bits<S: Scalar>(groups: &[SoaTransform3<S>]) -> Vec<u32> {
-    let mut out = Vec::new();
-    for j in groups.iter().flat_map(|g| g.joints()) {
-        let (t, r, s) = (j.translation, j.rotation, j.scale);
-        out.extend([t.x, t.y, t.z, r.x, r.y, r.z, r.w, s.x, s.y, s.z].map(|v| v.to_blob_bits()));
-    }
-    out
-}
-
 /// The digest lines of one clip (see the module docs).
 fn digest_clip<S: Scalar, K, C>(label: &str, skel: &K, clip: &C, idle: &C)
 where
@@ -202,8 +190,6 @@ where
     let mut cached_i = Box::new(CachedSamplingContext::<S, Transform3<S>, BONES>::new());
     let mut direct = Box::new(DirectSamplingContext::<S, Transform3<S>, BONES>::new());
     let mut direct_i = Box::new(DirectSamplingContext::<S, Transform3<S>, BONES>::new());
-    let mut soa = Box::new(SoaSamplingContext::<S, BONES>::new());
-    let mut soa_i = Box::new(SoaSamplingContext::<S, BONES>::new());
     let mut pc = [Transform3::<S>::IDENTITY; BONES];
     let (mut pa, mut pb) = ([Transform3::<S>::IDENTITY; BONES], [Transform3::<S>::IDENTITY; BONES]);
     let (mut blended, mut model) = ([Transform3::<S>::IDENTITY; BONES], [Transform3::<S>::IDENTITY; BONES]);
@@ -244,13 +230,6 @@ where
         digest_pose(&mut hb, &blended);
         // The SoA blending job must give the same pose, bit for bit.
         let (sa, sb) = (packed(&pa), packed(&pb));
-        // Sampled straight into SoA groups: the packed poses, bit for bit.
-        let mut ss = [SoaTransform3::<S>::IDENTITY; GROUPS];
-        let _ = SamplingJob { skeleton: skel, clip, time: t, rotation, lod: u8::MAX }.run_soa(&mut *soa, &mut ss);
-        assert!(soa_bits(&ss) == soa_bits(&sa), "{label}: run_soa differs at frame {frame}");
-        let _ =
-            SamplingJob { skeleton: skel, clip: idle, time: ti, rotation, lod: u8::MAX }.run_soa(&mut *soa_i, &mut ss);
-        assert!(soa_bits(&ss) == soa_bits(&sb), "{label}: run_soa differs on Idle at frame {frame}");
         let soa_layers = [
             BlendLayer { pose: &sb[..], weight: S::ONE.sub(w), mask: None },
             BlendLayer { pose: &sa[..], weight: w, mask: None },
@@ -416,50 +395,6 @@ where
         idle,
         direct,
     );
-    {
-        let mut ctx = Box::new(SoaSamplingContext::<S, BONES>::new());
-        let mut out = [SoaTransform3::<S>::IDENTITY; GROUPS];
-        let (dt, duration) = (S::from_ratio(1, 60), clip.duration());
-        let mut t = S::ZERO;
-        row(g, &format!("{label}/sample_fwd_soa"), || {
-            let job = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX };
-            let _ = black_box(job.run_soa(&mut *ctx, &mut out));
-            t = advance(t, dt, duration);
-        });
-    }
-    bench_frame_sampled_soa(g, &format!("{label}/frame_soa_sampled_padded"), skel, clip, idle);
-}
-
-/// [`bench_frame_soa`] with `DirectSamplingContext`s sampling straight into SoA groups
-/// (`SamplingJob::run_soa`, no pack) and `Affine3A` model matrices.
-fn bench_frame_sampled_soa<S: Scalar, K, C>(g: &mut Group<'_>, name: &str, skel: &K, clip: &C, idle: &C)
-where
-    K: SkeletonSource<S, Transform3<S>>,
-    C: SkelClipSource<S>,
-{
-    let dt = S::from_ratio(1, 60);
-    let (duration, idle_duration) = (clip.duration(), idle.duration());
-    let mut ctx_a = Box::new(SoaSamplingContext::<S, BONES>::new());
-    let mut ctx_b = Box::new(SoaSamplingContext::<S, BONES>::new());
-    let mut sa = [SoaTransform3::<S>::IDENTITY; GROUPS];
-    let mut sb = [SoaTransform3::<S>::IDENTITY; GROUPS];
-    let mut blended = [SoaTransform3::<S>::IDENTITY; GROUPS];
-    let mut model = [Affine3A::<S>::IDENTITY; BONES];
-    let (mut t, mut ti) = (S::ZERO, S::ZERO);
-    row(g, name, || {
-        let _ = SamplingJob { skeleton: skel, clip, time: t, rotation: RotationInterp::Nlerp, lod: u8::MAX }
-            .run_soa(&mut *ctx_a, &mut sa);
-        let _ = SamplingJob { skeleton: skel, clip: idle, time: ti, rotation: RotationInterp::Nlerp, lod: u8::MAX }
-            .run_soa(&mut *ctx_b, &mut sb);
-        let layers = [
-            BlendLayer { pose: &sb[..], weight: S::from_ratio(7, 10), mask: None },
-            BlendLayer { pose: &sa[..], weight: S::from_ratio(3, 10), mask: None },
-        ];
-        let _ = SoaBlendingJob::new(skel, &layers).run(&mut blended);
-        let _ = black_box(SoaLocalToModelJob::new(skel).run(&blended, &mut model));
-        t = advance(t, dt, duration);
-        ti = advance(ti, dt, idle_duration);
-    });
 }
 
 /// Sampling at the next of 1,024 pseudo-random times per iteration, one persistent context made

@@ -1,10 +1,8 @@
-//! The kernel's `CachedSamplingContext`, `DirectSamplingContext` and `SamplingJob::run_soa` (with a
-//! `SoaSamplingContext`) on real blobs: Mixamo's Idle, Jumping and SlowRun built
+//! The kernel's `CachedSamplingContext` and `DirectSamplingContext` on real blobs: Mixamo's Idle, Jumping and SlowRun built
 //! by the `ossicle` CLI (lossless, and SlowRun reduced and quantised: packed rotations, 16-bit
 //! values, indexed times), in f32 and Q16.16, sampled forward at 60 Hz, at 1.5× speed, backwards
 //! and at scattered times. Every pose must equal, bit for bit, the pose a plain `SamplingContext`
-//! gives (whose values `sample_cli.rs` checks against the source keys), packed into SoA groups
-//! for `run_soa`.
+//! gives (whose values `sample_cli.rs` checks against the source keys).
 //!
 //! Needs the fixtures (`eva/`); without them the test says so and passes, unless
 //! `OSSICLE_REQUIRE_FIXTURES=1`.
@@ -17,8 +15,8 @@ use std::process::Command;
 use common::fixtures;
 use ossicle::math::Transform3;
 use ossicle::skeleton::{
-    soa_count, BlobSkelClip, BlobSkeleton, CachedSamplingContext, DirectSamplingContext, RotationInterp,
-    SamplingContext, SamplingJob, SkelClipSource, SoaSamplingContext, SoaTransform3,
+    BlobSkelClip, BlobSkeleton, CachedSamplingContext, DirectSamplingContext, RotationInterp, SamplingContext,
+    SamplingJob, SkelClipSource,
 };
 use ossicle::{Asset, Scalar, Q16};
 
@@ -56,9 +54,6 @@ fn same_poses<S: Scalar>(label: &str, skel: &BlobSkeleton<'_>, clip: &BlobSkelCl
     let mut direct = Box::new(DirectSamplingContext::<S, Transform3<S>, BONES>::new());
     let (mut a, mut b) = ([Transform3::<S>::IDENTITY; BONES], [Transform3::<S>::IDENTITY; BONES]);
     let mut c = b;
-    let mut soa = Box::new(SoaSamplingContext::<S, BONES>::new());
-    let (mut groups, mut packed) = ([SoaTransform3::<S>::IDENTITY; 18], [SoaTransform3::<S>::IDENTITY; 18]);
-    assert_eq!(soa_count(BONES), groups.len());
     let duration = SkelClipSource::<S>::duration(clip).to_f64();
     let times = schedule(duration);
     for (i, &t) in times.iter().enumerate() {
@@ -72,19 +67,6 @@ fn same_poses<S: Scalar>(label: &str, skel: &BlobSkeleton<'_>, clip: &BlobSkelCl
         job.run(&mut *direct, &mut c).unwrap();
         assert_eq!(a, b, "{label} at t = {t} (cached)");
         assert_eq!(a, c, "{label} at t = {t} (direct)");
-        // Straight into SoA groups: the plain pose packed, bit for bit.
-        job.run_soa(&mut soa, &mut groups).unwrap();
-        SoaTransform3::pack(&a, &mut packed).unwrap();
-        let bits = |g: &[SoaTransform3<S>]| -> Vec<u32> {
-            g.iter()
-                .flat_map(|g| g.joints())
-                .flat_map(|j| {
-                    let (t, r, s) = (j.translation, j.rotation, j.scale);
-                    [t.x, t.y, t.z, r.x, r.y, r.z, r.w, s.x, s.y, s.z].map(|v| v.to_blob_bits())
-                })
-                .collect()
-        };
-        assert!(bits(&groups) == bits(&packed), "{label} at t = {t} (run_soa)");
     }
     times.len()
 }

@@ -5,11 +5,11 @@
 
 use core::cell::Cell;
 
-use ossicle::math::{Quat, Transform2, Transform3, Vec3};
+use ossicle::math::{Transform2, Transform3, Vec3};
 use ossicle::skeleton::{
-    soa_count, BoneHandle, CachedSamplingContext, ChannelData, ChannelKind, Dimension, DirectBone,
-    DirectSamplingContext, DirectTimes, Interpolation, JobError, Joint, RotationInterp, SamplingContext, SamplingJob,
-    SkelClipSource, SkeletonSource, SliceSkelClip, SliceSkeleton, SliceTrack, SoaSamplingContext, SoaTransform3,
+    BoneHandle, CachedSamplingContext, ChannelData, ChannelKind, Dimension, DirectBone, DirectSamplingContext,
+    DirectTimes, Interpolation, Joint, RotationInterp, SamplingContext, SamplingJob, SkelClipSource, SliceSkelClip,
+    SliceSkeleton, SliceTrack,
 };
 use ossicle::{Scalar, Q16};
 
@@ -551,22 +551,6 @@ fn memory_per_bone() {
     }
     assert_eq!(core::mem::size_of::<DirectSamplingContext<f32, Transform2<f32>, 70>>(), round8(70 * 60 + keys + count));
     assert_eq!(core::mem::size_of::<SamplingContext<70>>(), 70 * 12);
-    // A SoaSamplingContext: a direct context, 40 bytes per bone of rest groups and a count.
-    for (n, size, direct) in [
-        (
-            70,
-            core::mem::size_of::<SoaSamplingContext<f32, 70>>(),
-            core::mem::size_of::<DirectSamplingContext<f32, Transform3<f32>, 70>>(),
-        ),
-        (
-            3,
-            core::mem::size_of::<SoaSamplingContext<Q16, 3>>(),
-            core::mem::size_of::<DirectSamplingContext<Q16, Transform3<Q16>, 3>>(),
-        ),
-    ] {
-        assert_eq!(size, round8(direct + n * 40 + count), "{n} bones");
-        assert_eq!(size, round8(round8(n * 76 + keys + count) + n * 40 + count), "{n} bones");
-    }
 }
 
 /// `AnimPlayer` with a direct context: the same poses (bit for bit) and root motion as with a plain
@@ -697,198 +681,4 @@ fn rotation_rows_f32() {
 fn rotation_rows_q16() {
     rotation_rows::<Q16, Transform3<Q16>>(Dimension::D3);
     rotation_rows::<Q16, Transform2<Q16>>(Dimension::D2);
-}
-
-/// Requires `groups` (from `run_soa`) to hold `pose` packed (bone `i` in lane `i % 4` of group
-/// `i / 4`, the identity in the last group's lanes past the last bone) bit for bit, and the
-/// groups past those untouched (`sentinel`).
-fn same_groups<S: Scalar>(
-    t: f64,
-    what: &str,
-    pose: &[Transform3<S>],
-    groups: &[SoaTransform3<S>],
-    sentinel: Transform3<S>,
-) {
-    let n = pose.len();
-    let used = soa_count(n);
-    let lanes: Vec<Transform3<S>> = groups.iter().flat_map(|g| g.joints()).collect();
-    let mut want = pose.to_vec();
-    want.resize(used * 4, Transform3::IDENTITY);
-    want.resize(groups.len() * 4, sentinel);
-    same_bits(t, what, &want, &lanes);
-}
-
-/// `run_soa` with its own context against a plain context's pose packed, at every time of
-/// [`times`], on `clip` (every group of `groups` past the pose's must stay as it was).
-fn soa_against_plain<S: Scalar, C: SkelClipSource<S>>(
-    skeleton: &SliceSkeleton<'_, Transform3<S>>,
-    clip: &C,
-    rotation: RotationInterp,
-    lod: u8,
-    what: &str,
-) {
-    let n = SkeletonSource::<S, Transform3<S>>::bone_count(skeleton);
-    let sentinel = Transform3::new(Vec3::new(S::from_i32(7), S::ONE, S::TWO), Quat::IDENTITY, Vec3::ONE);
-    let mut plain = SamplingContext::<32>::new();
-    let mut direct = SoaSamplingContext::<S, 32>::new();
-    let mut pose = vec![Transform3::IDENTITY; n];
-    let mut groups = vec![SoaTransform3::splat(sentinel); soa_count(n) + 1];
-    for t in times() {
-        let job = SamplingJob { skeleton, clip, time: S::from_f64(t), rotation, lod };
-        job.run(&mut plain, &mut pose).unwrap();
-        job.run_soa(&mut direct, &mut groups).unwrap();
-        same_groups(t, what, &pose, &groups, sentinel);
-    }
-}
-
-/// `run_soa` on [`bones_3d`]'s blobs in every layout (bones read directly, channel by channel,
-/// quantised), nlerp and slerp, with and without a LOD limit: the plain context's pose, packed.
-fn soa_sampling_equals_packed_plain<S: Scalar>() {
-    let chans = bones_3d::<S>();
-    let n = chans.len();
-    let parents: Vec<u16> = (0..n).map(|i| if i == 0 { u16::MAX } else { i as u16 - 1 }).collect();
-    let rest = rest_of::<S, Transform3<S>>(n);
-    let lods: Vec<u8> = (0..n).map(|i| [0, 1, 2][i % 3]).collect();
-    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap().with_lods(&lods).unwrap();
-    for (mode, opts) in layouts() {
-        for quantized in [&[][..], &[(9, 1), (10, 1)][..]] {
-            let bytes = blob_with::<S>(Dimension::D3, &chans, quantized, mode, opts);
-            let asset = ossicle::asset::Asset::load(&bytes).unwrap();
-            let blob = asset.skel_clip_named("walk").unwrap();
-            for rotation in [RotationInterp::Nlerp, RotationInterp::Slerp] {
-                for lod in [u8::MAX, 1] {
-                    let what = format!("{mode:?} {opts:?} {quantized:?} {rotation:?} lod {lod}");
-                    soa_against_plain(&skeleton, &blob, rotation, lod, &what);
-                }
-            }
-        }
-    }
-    // A source without a layout (every bone channel by channel) and one without cache keys
-    // (sampled as a plain context samples).
-    let tracks: Vec<SliceTrack<'_, S>> =
-        chans.iter().map(|c| SliceTrack { channels: [view(&c[0]), view(&c[1]), view(&c[2])] }).collect();
-    let slice = SliceSkelClip { duration: S::TWO, looping: true, tracks: &tracks, events: &[] };
-    soa_against_plain(&skeleton, &slice, RotationInterp::Nlerp, u8::MAX, "slice clip");
-    let bytes = blob_with::<S>(Dimension::D3, &chans, &[], BlobTimes::Raw, BlobOpts::SEPARATE);
-    let asset = ossicle::asset::Asset::load(&bytes).unwrap();
-    let calls = Cell::new([0; 4]);
-    let keyless = Spy { keyless: true, ..Spy::new(asset.skel_clip_named("walk").unwrap(), &calls) };
-    soa_against_plain(&skeleton, &keyless, RotationInterp::Nlerp, u8::MAX, "keyless");
-}
-
-#[test]
-fn soa_sampling_equals_packed_plain_sampling_f32() {
-    soa_sampling_equals_packed_plain::<f32>();
-}
-
-#[test]
-fn soa_sampling_equals_packed_plain_sampling_q16() {
-    soa_sampling_equals_packed_plain::<Q16>();
-}
-
-/// Rotation key `k` of bone `b` of [`rotation_row`]: a unit quaternion turning 0.3 rad per key
-/// about an axis of its own (adjacent keys close: the near-unit normalisation), scaled by the
-/// bone's `mag` (0.3: the middle case; 20 and 0.05: far from unit length), negated on odd keys
-/// for every third bone (the hemisphere flip).
-fn row_key(b: usize, k: usize, mag: f64) -> [f64; 4] {
-    let angle = 0.3 * k as f64 + b as f64;
-    let axis = [value(b, 0, 0) + 1.5, value(b, 1, 1), value(b, 2, 2) - 0.5];
-    let len = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).sqrt();
-    let (s, c) = (angle / 2.0).sin_cos();
-    let sign = if b % 3 == 0 && k % 2 == 1 { -1.0 } else { 1.0 };
-    let m = sign * mag;
-    [m * s * axis[0] / len, m * s * axis[1] / len, m * s * axis[2] / len, m * c]
-}
-
-/// Twenty-four bones: bone 0 keyed in all three channels on run A, then rows of bones whose
-/// rotation alone is keyed on run A (what `run_soa` does four at a time on f32 lanes where a group
-/// starts), broken by bones without channels (6, 13), a rotation on run B (17), a single-key
-/// rotation (20) and, with `nan`, a NaN key (bone 10).
-fn rotation_row<S: Scalar>(nan: bool) -> Vec<Bone<S>> {
-    use Interpolation::Linear;
-    let (a, b) = runs();
-    let mags = [1.0, 1.0, 1.0, 0.3, 1.0, 20.0, 1.0, 0.05, 1.0, 1.0, 1.0];
-    (0..24)
-        .map(|bone| {
-            let rotation = |times: &[f64]| {
-                let mag = mags[bone % mags.len()];
-                let mut values: Vec<f64> = (0..times.len()).flat_map(|k| row_key(bone, k, mag)).collect();
-                if nan && bone == 10 {
-                    values[9] = f64::NAN;
-                }
-                ch(Linear, times, &values, &[])
-            };
-            match bone {
-                0 => [keyed(Linear, 0, &a, 3), rotation(&a), keyed(Linear, 0, &a, 3)],
-                6 | 13 => [None, None, None],
-                17 => [None, rotation(&b), None],
-                20 => [None, rotation(&[0.4]), None],
-                _ => [None, rotation(&a), None],
-            }
-        })
-        .collect()
-}
-
-fn soa_rotation_rows<S: Scalar>(nan: bool) {
-    let chans = rotation_row::<S>(nan);
-    let n = chans.len();
-    let parents: Vec<u16> = (0..n).map(|i| if i == 0 { u16::MAX } else { i as u16 - 1 }).collect();
-    let rest = rest_of::<S, Transform3<S>>(n);
-    let lods: Vec<u8> = (0..n).map(|i| [0, 1, 2][i % 3]).collect();
-    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap().with_lods(&lods).unwrap();
-    for (mode, opts) in layouts().into_iter().filter(|(_, o)| o.share_times) {
-        let bytes = blob_with::<S>(Dimension::D3, &chans, &[], mode, opts);
-        let asset = ossicle::asset::Asset::load(&bytes).unwrap();
-        let blob = asset.skel_clip_named("walk").unwrap();
-        if mode != BlobTimes::Bitmap {
-            // The row is read directly: bone 0 in full, the others' rotations, the rest poses.
-            let masks: Vec<Option<u8>> =
-                (0..n).map(|b| SkelClipSource::<S>::direct_bone(&blob, b, [3, 4, 3]).map(|d| d.mask)).collect();
-            assert_eq!(masks[0], Some(0b111), "{mode:?}");
-            assert!(masks[1..].iter().all(|m| *m == Some(0b010) || *m == Some(0)), "{mode:?} {masks:?}");
-        }
-        for (rotation, lod) in
-            [(RotationInterp::Nlerp, u8::MAX), (RotationInterp::Slerp, u8::MAX), (RotationInterp::Nlerp, 1)]
-        {
-            let what = format!("rows {mode:?} {opts:?} {rotation:?} lod {lod} nan {nan}");
-            soa_against_plain(&skeleton, &blob, rotation, lod, &what);
-        }
-    }
-}
-
-#[test]
-fn soa_sampling_of_rotation_rows_f32() {
-    soa_rotation_rows::<f32>(false);
-    soa_rotation_rows::<f32>(true);
-}
-
-#[test]
-fn soa_sampling_of_rotation_rows_q16() {
-    soa_rotation_rows::<Q16>(false);
-}
-
-#[test]
-fn soa_sampling_rejects_short_inputs_and_writes_nothing() {
-    let chans = rotation_row::<f32>(false);
-    let n = chans.len();
-    let parents: Vec<u16> = (0..n).map(|i| if i == 0 { u16::MAX } else { i as u16 - 1 }).collect();
-    let rest = rest_of::<f32, Transform3<f32>>(n);
-    let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
-    let bytes = blob_with::<f32>(Dimension::D3, &chans, &[], BlobTimes::Raw, BlobOpts::SEPARATE);
-    let asset = ossicle::asset::Asset::load(&bytes).unwrap();
-    let blob = asset.skel_clip_named("walk").unwrap();
-    let job = SamplingJob::new(&skeleton, &blob, 0.5);
-    let untouched = SoaTransform3::splat(Transform3::new(Vec3::new(7.0, 1.0, 2.0), Quat::IDENTITY, Vec3::ONE));
-    // 24 bones: 6 groups.
-    let mut short = vec![untouched; 5];
-    let mut ctx = SoaSamplingContext::<f32, 32>::new();
-    assert_eq!(job.run_soa(&mut ctx, &mut short), Err(JobError::OutputTooSmall { needed: 6, got: 5 }));
-    assert!(short.iter().all(|g| *g == untouched));
-    let mut small = SoaSamplingContext::<f32, 16>::new();
-    let mut groups = vec![untouched; 6];
-    assert_eq!(job.run_soa(&mut small, &mut groups), Err(JobError::ContextTooSmall { needed: 24, got: 16 }));
-    let zero = SliceSkelClip::<f32> { duration: 0.0, looping: true, tracks: &[], events: &[] };
-    assert_eq!(SamplingJob::new(&skeleton, &zero, 0.5).run_soa(&mut ctx, &mut groups), Err(JobError::BadDuration));
-    assert!(groups.iter().all(|g| *g == untouched));
-    assert_eq!(job.run_soa(&mut ctx, &mut groups), Ok(()));
 }

@@ -28,9 +28,7 @@
 //!   gives model matrices ([`Affine3`](crate::math::Affine3), or the same numbers as padded 4×4
 //!   columns, [`Affine3A`](crate::math::Affine3A), e.g. for a skinning palette; see
 //!   [`ModelMatrix`]).
-//!   [`SoaTransform3::pack`] / [`SoaTransform3::unpack`] convert poses; [`SamplingJob::run_soa`]
-//!   samples straight into SoA groups (with a [`SoaSamplingContext`]; the same bits as sampling
-//!   and packing).
+//!   [`SoaTransform3::pack`] / [`SoaTransform3::unpack`] convert poses.
 //!
 //! Every job takes a LOD limit: bones whose [`SkeletonSource::lod`] is above it keep their rest pose.
 //!
@@ -59,7 +57,6 @@
 //! | [`SamplingContext`] (per playing instance) | 12 bytes | 12 bytes |
 //! | [`CachedSamplingContext`] (instead of a [`SamplingContext`]; + 8 bytes per context; the players take one as their fourth type parameter, e.g. `AnimPlayer<S, J, N, CachedSamplingContext<S, J, N>>`) | 124 bytes | 84 bytes |
 //! | [`DirectSamplingContext`] (instead of a [`SamplingContext`]; about 24 bytes per context; a player's fourth type parameter too) | 76 bytes | 60 bytes |
-//! | [`SoaSamplingContext`] (for [`SamplingJob::run_soa`]: a [`DirectSamplingContext`] and the rest pose in SoA groups; about 32 bytes per context) | 116 bytes | – |
 //! | [`AnimPlayer`] (two contexts, two scratch poses; + 40 bytes per player) | 104 bytes | 64 bytes |
 //! | [`OneShot`] (a context, a scratch pose, a mask; + 20 bytes per layer) | 56 bytes | 36 bytes |
 //! | [`BlendSpacePlayer`] (three contexts, three scratch poses; + 48 bytes per player) | 156 bytes | 96 bytes |
@@ -156,7 +153,6 @@ pub use blob::{BlobScalars, BlobSkelClip, BlobSkeleton, Dimension};
 pub use l2m::{JobError, LocalToModelJob};
 pub use sample::{
     CachedSamplingContext, DirectSamplingContext, RotationInterp, SamplingContext, SamplingJob, SamplingState,
-    SoaSamplingContext,
 };
 pub use soa::{soa_count, ModelMatrix, SoaBlendingJob, SoaLocalToModelJob, SoaQuat, SoaTransform3, SoaVec3};
 pub use source::{

@@ -1,15 +1,13 @@
 //! The sampling job: a clip at a time → a local pose, with per-instance key cursors.
 
 use super::l2m::JobError;
-use super::soa::{soa_count, SoaTransform3};
 use super::source::{
     BoneHandle, ChannelData, ChannelKind, Interpolation, Joint, Scalars, SkelClipSource, SkeletonSource,
 };
-use crate::math::Transform3;
 use crate::scalar::Scalar;
 
 mod direct;
-pub use direct::{DirectSamplingContext, SoaSamplingContext};
+pub use direct::DirectSamplingContext;
 
 /// How the sampling job interpolates 3D rotation keys (2D angles are always lerped).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -197,84 +195,17 @@ impl<'a, S: Scalar, K, C: SkelClipSource<S>> SamplingJob<'a, S, K, C> {
         X: SamplingState<S, J>,
     {
         self.validate(ctx, output)?;
-        let t = self.wrapped_time();
-        ctx.sample(self, t, output);
-        Ok(())
-    }
-
-    /// Samples the clip into structure-of-arrays groups, as [`SamplingJob::run`] into a
-    /// `[Transform3]` pose followed by [`SoaTransform3::pack`] would (the same bits: bone `i` in
-    /// lane `i % 4` of `output[i / 4]`, the lanes of the last group past the last bone set to the
-    /// identity, groups past [`soa_count`]`(bones)` untouched), without the pose in between: the
-    /// input of [`SoaBlendingJob`](super::SoaBlendingJob) and
-    /// [`SoaLocalToModelJob`](super::SoaLocalToModelJob).
-    ///
-    /// Takes a [`SoaSamplingContext`]: a [`DirectSamplingContext`] (which samples any bone it
-    /// cannot read directly channel by channel, as a [`SamplingContext`] does) with the rest pose
-    /// in SoA groups. The usual group of four bones whose rotation alone is animated is written
-    /// as its rest group with the four rotations in place (in f32 computed on SIMD lanes).
-    ///
-    /// Errors as [`SamplingJob::validate`] (with `output` counted in groups, at least
-    /// [`soa_count`]`(bones)`), before anything is written.
-    ///
-    /// ```
-    /// use ossicle::math::{Quat, Transform3, Vec3};
-    /// use ossicle::skeleton::{
-    ///     soa_count, ChannelData, Interpolation, SamplingJob, SliceSkelClip, SliceSkeleton, SliceTrack,
-    ///     SoaSamplingContext, SoaTransform3,
-    /// };
-    ///
-    /// let parents = [u16::MAX, 0];
-    /// let rest = [Transform3::<f32>::IDENTITY; 2];
-    /// let skeleton = SliceSkeleton::new(&parents, &rest).unwrap();
-    /// let times = [0.0f32, 1.0];
-    /// let values = [0.0f32, 0.0, 0.0, 2.0, 0.0, 0.0];
-    /// let translation =
-    ///     ChannelData { interpolation: Interpolation::Linear, times: &times[..], values: &values[..], tangents: &[][..] };
-    /// let tracks = [SliceTrack { channels: [None, None, None] }, SliceTrack { channels: [Some(translation), None, None] }];
-    /// let clip = SliceSkelClip { duration: 1.0, looping: false, tracks: &tracks, events: &[] };
-    ///
-    /// let mut ctx = SoaSamplingContext::<f32, 2>::new();
-    /// let mut groups = [SoaTransform3::IDENTITY; 1];
-    /// assert_eq!(soa_count(2), 1);
-    /// SamplingJob::new(&skeleton, &clip, 0.25).run_soa(&mut ctx, &mut groups).unwrap();
-    /// let joints = groups[0].joints();
-    /// assert_eq!(joints[1].translation, Vec3::new(0.5, 0.0, 0.0));
-    /// assert_eq!(joints[0], Transform3::IDENTITY);
-    /// ```
-    pub fn run_soa<const N: usize>(
-        &self,
-        ctx: &mut SoaSamplingContext<S, N>,
-        output: &mut [SoaTransform3<S>],
-    ) -> Result<(), JobError>
-    where
-        K: SkeletonSource<S, Transform3<S>>,
-    {
-        let bones = self.skeleton.bone_count();
-        self.validate::<Transform3<S>, _>(&ctx.direct, &[]).or_else(|e| match e {
-            JobError::OutputTooSmall { .. } => Ok(()),
-            e => Err(e),
-        })?;
-        let needed = soa_count(bones);
-        if output.len() < needed {
-            return Err(JobError::OutputTooSmall { needed, got: output.len() });
-        }
-        let t = self.wrapped_time();
-        ctx.sample_soa(self, t, output);
-        Ok(())
-    }
-
-    /// The job's time brought into `[0, duration]`: wrapped for a looping clip, clamped otherwise.
-    fn wrapped_time(&self) -> S {
         let duration = self.clip.duration();
         let inside = self.time >= S::ZERO && self.time <= duration;
-        if inside {
+        let t = if inside {
             self.time
         } else if self.clip.looping() {
             self.time.rem_euclid(duration)
         } else {
             self.time.clamp(S::ZERO, duration)
-        }
+        };
+        ctx.sample(self, t, output);
+        Ok(())
     }
 
     /// Whether bone `i` is above the job's LOD limit (so takes its rest pose).
@@ -517,7 +448,7 @@ impl<S: Scalar, J: Joint<S>> BoneCache<S, J> {
 /// **Memory**: `12 + 2·size_of::<J>() + 6·size_of::<S>() + 4 + 4` bytes per bone, rounded up to
 /// 4, plus the clip's key (an `Option<usize>`: 8 bytes on a 32-bit target; the whole rounded up to
 /// a `usize`'s alignment): **124 bytes per bone**
-/// for [`Transform3`] (f32 or Q16.16) and 84 for
+/// for [`Transform3`](crate::math::Transform3) (f32 or Q16.16) and 84 for
 /// [`Transform2`](crate::math::Transform2); a 70-bone 3D context is 8,688 bytes on a
 /// microcontroller (against 840 for a [`SamplingContext`]).
 ///

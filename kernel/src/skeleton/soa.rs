@@ -15,8 +15,6 @@
 //!
 //! - [`SoaTransform3::pack`] / [`SoaTransform3::unpack`]: a `[Transform3]` pose to and from
 //!   `⌈bones / 4⌉` [`SoaTransform3`]s ([`soa_count`]); bone `i` is lane `i % 4` of group `i / 4`.
-//! - [`SamplingJob::run_soa`](super::SamplingJob::run_soa): a clip sampled straight into SoA groups
-//!   (what sampling and [`SoaTransform3::pack`] give, bit for bit, without the pose in between).
 //! - [`SoaBlendingJob`]: [`BlendingJob`](super::BlendingJob)'s rule (weights, per-bone masks,
 //!   rest-pose fill, additive layers, LOD) on SoA poses, with **the same results bit for bit**.
 //! - [`SoaLocalToModelJob`]: an SoA local pose → one model matrix per bone
@@ -216,7 +214,7 @@ impl<S: Scalar> SoaQuat<S> {
         set_lane(&mut self.w, l, q.w);
     }
     #[inline(always)]
-    pub(in crate::skeleton) fn select(m: L<bool>, a: Self, b: Self) -> Self {
+    fn select(m: L<bool>, a: Self, b: Self) -> Self {
         Self { x: select(m, a.x, b.x), y: select(m, a.y, b.y), z: select(m, a.z, b.z), w: select(m, a.w, b.w) }
     }
     /// Per lane `self.dot(rhs)`, as [`Quat::dot`] sums it.
@@ -404,44 +402,33 @@ fn normalize<S: Scalar>(q: SoaQuat<S>) -> SoaQuat<S> {
     if S::ENCODING == ScalarEncoding::F32 {
         // `to_f32` and `from_blob_bits(to_bits)` are the identity for f32.
         let v = |a: L<S>| f32x4::from(map(a, S::to_f32));
-        if let Some([x, y, z, w]) = normalize_f32x4([v(q.x), v(q.y), v(q.z), v(q.w)]) {
-            let back = |a: f32x4| map(a.to_array(), |v| S::from_blob_bits(v.to_bits()));
-            return SoaQuat { x: back(x), y: back(y), z: back(z), w: back(w) };
+        let (x, y, z, w) = (v(q.x), v(q.y), v(q.z), v(q.w));
+        // As `Quat::dot`: ((x² + y²) + z²) + w².
+        let n2 = x * x + y * y + z * z + w * w;
+        let near = (n2 - f32x4::ONE).abs().cmp_lt(f32x4::splat(1.0 / 256.0));
+        // `normalize_quat`'s one step from y₀ = 1 − d/2 (d = n² − 1): y₀·(3/2 − (n²/2)·y₀²).
+        // Within 2⁻⁸ of 1, `n² − 1` and `d/2` are exact, so y₀ is 3/2 − n²/2 rounded once (the
+        // same real number, so the same bits), from the halved n² the step needs anyway.
+        let h = n2 * f32x4::HALF;
+        let y0 = f32x4::splat(1.5) - h;
+        let mut inv = y0 * (f32x4::splat(1.5) - h * (y0 * y0));
+        if !near.all() {
+            let mid = n2.cmp_gt(f32x4::splat(1.0 / 64.0)) & n2.cmp_lt(f32x4::splat(64.0));
+            if !VECTOR_SQRT || !(near | mid).all() {
+                return normalize_lanes(q);
+            }
+            // The third case, `1 / √n²` (correctly rounded square root, then division).
+            inv = near.blend(inv, f32x4::ONE / n2.sqrt());
         }
+        let back = |a: f32x4| map(a.to_array(), |v| S::from_blob_bits(v.to_bits()));
+        return SoaQuat { x: back(x * inv), y: back(y * inv), z: back(z * inv), w: back(w * inv) };
     }
     normalize_lanes(q)
 }
 
-/// The f32 lanes of [`normalize`]: four quaternions `[x, y, z, w]` (component by component)
-/// normalised as `normalize_quat` does each, or `None` when a lane needs the scalar path (far from
-/// unit length, NaN, or outside 2⁻⁸ without a vector square root). Also the sampling job's nlerp
-/// into SoA poses ([`SamplingJob::run_soa`](super::SamplingJob::run_soa)).
-#[inline(always)]
-pub(in crate::skeleton) fn normalize_f32x4(q: [f32x4; 4]) -> Option<[f32x4; 4]> {
-    let [x, y, z, w] = q;
-    // As `Quat::dot`: ((x² + y²) + z²) + w².
-    let n2 = x * x + y * y + z * z + w * w;
-    let near = (n2 - f32x4::ONE).abs().cmp_lt(f32x4::splat(1.0 / 256.0));
-    // `normalize_quat`'s one step from y₀ = 1 − d/2 (d = n² − 1): y₀·(3/2 − (n²/2)·y₀²).
-    // Within 2⁻⁸ of 1, `n² − 1` and `d/2` are exact, so y₀ is 3/2 − n²/2 rounded once (the
-    // same real number, so the same bits), from the halved n² the step needs anyway.
-    let h = n2 * f32x4::HALF;
-    let y0 = f32x4::splat(1.5) - h;
-    let mut inv = y0 * (f32x4::splat(1.5) - h * (y0 * y0));
-    if !near.all() {
-        let mid = n2.cmp_gt(f32x4::splat(1.0 / 64.0)) & n2.cmp_lt(f32x4::splat(64.0));
-        if !VECTOR_SQRT || !(near | mid).all() {
-            return None;
-        }
-        // The third case, `1 / √n²` (correctly rounded square root, then division).
-        inv = near.blend(inv, f32x4::ONE / n2.sqrt());
-    }
-    Some([x * inv, y * inv, z * inv, w * inv])
-}
-
 /// Each lane of `q` through [`Joint::normalize_rotation`] ([`normalize`]'s rare and Q16.16 case).
 #[inline(never)]
-pub(in crate::skeleton) fn normalize_lanes<S: Scalar>(q: SoaQuat<S>) -> SoaQuat<S> {
+fn normalize_lanes<S: Scalar>(q: SoaQuat<S>) -> SoaQuat<S> {
     let mut out = q;
     for l in 0..4 {
         let r = q.get(l);
