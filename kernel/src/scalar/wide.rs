@@ -389,6 +389,10 @@ pub(crate) fn quat_mul_bits(a: [i32; 4], b: [i32; 4]) -> Option<[i32; 4]> {
     if !all_unit(ax, ay, az, aw) || !all_below(bx, by, bz, bw, 29) {
         return None;
     }
+    let m = |v: i32| v.unsigned_abs();
+    if (m(ax) | m(ay) | m(az) | m(aw) | m(bx) | m(by) | m(bz) | m(bw)) >> 16 == 0 {
+        return Some(quat_mul_below_one(a, b));
+    }
     let (ax, ay, az, aw) = (unit(ax), unit(ay), unit(az), unit(aw));
     let (bx, by, bz, bw) = (halves(bx), halves(by), halves(bz), halves(bw));
     let p = unit_product;
@@ -398,6 +402,30 @@ pub(crate) fn quat_mul_bits(a: [i32; 4], b: [i32; 4]) -> Option<[i32; 4]> {
         p(aw, bz).wrapping_add(p(ax, by)).wrapping_sub(p(ay, bx)).wrapping_add(p(az, bw)),
         p(aw, bw).wrapping_sub(p(ax, bx)).wrapping_sub(p(ay, by)).wrapping_sub(p(az, bz)),
     ])
+}
+
+/// [`quat_mul_bits`] when every component of `a` and of `b` is below 1 in magnitude (`2^16`
+/// bits; the caller checks), each product in one 32-bit multiplication: `|a_i|·|b_j| <=
+/// (2^16 − 1)²`, so `|a_i|·|b_j| + 2^15 < 2^32` and `⌊(|a_i|·|b_j| + 2^15) / 2^16⌋` is the
+/// magnitude rounded half up, i.e. the product rounded to nearest with ties away from zero once the
+/// sign (`a_i`'s times `b_j`'s) is applied: [`mul_bits`]'s result. Each product is at most `2^16`
+/// in magnitude, so the sums of four do not saturate (plain additions, as in [`quat_mul_bits`]).
+#[inline(always)]
+fn quat_mul_below_one(a: [i32; 4], b: [i32; 4]) -> [i32; 4] {
+    let ([ax, ay, az, aw], [bx, by, bz, bw]) = (a, b);
+    let (ax, ay, az, aw) = (unit(ax), unit(ay), unit(az), unit(aw));
+    let (bx, by, bz, bw) = (unit(bx), unit(by), unit(bz), unit(bw));
+    let p = |a: Unit, b: Unit| {
+        let m = ((a.m * b.m + 0x8000) >> 16) as i32;
+        let s = a.s ^ b.s;
+        (m ^ s).wrapping_sub(s)
+    };
+    [
+        p(aw, bx).wrapping_add(p(ax, bw)).wrapping_add(p(ay, bz)).wrapping_sub(p(az, by)),
+        p(aw, by).wrapping_sub(p(ax, bz)).wrapping_add(p(ay, bw)).wrapping_add(p(az, bx)),
+        p(aw, bz).wrapping_add(p(ax, by)).wrapping_sub(p(ay, bx)).wrapping_add(p(az, bw)),
+        p(aw, bw).wrapping_sub(p(ax, bx)).wrapping_sub(p(ay, by)).wrapping_sub(p(az, bz)),
+    ]
 }
 
 /// `v` rotated by the quaternion `q` (raw bits `[x, y, z, w]` and `[x, y, z]`), **bit-identical**
@@ -766,5 +794,65 @@ mod tests {
             let t = (x.next() as i32) >> 15;
             assert_eq!(lerp_bits_split(a, b, t), lerp_bits_i64(a, b, t), "lerp({a}, {b}, {t})");
         }
+    }
+
+    /// `quat_mul_below_one` (one 32-bit multiplication per product) against the Hamilton product
+    /// from the i64 reference products with saturating sums (`Quat::mul`'s operations), on every
+    /// combination of edge components below 1 in magnitude (ties at ½ step included) and on
+    /// pseudo-random ones; and `quat_mul_bits` takes it exactly when all eight are below 1.
+    #[test]
+    fn products_of_quaternions_below_one_are_bit_identical() {
+        let reference = |a: [i32; 4], b: [i32; 4]| {
+            let p = mul_bits_i64;
+            let ([ax, ay, az, aw], [bx, by, bz, bw]) = (a, b);
+            let sum = |t: [i32; 4]| t[0].saturating_add(t[1]).saturating_add(t[2]).saturating_add(t[3]);
+            [
+                sum([p(aw, bx), p(ax, bw), p(ay, bz), p(az, by).saturating_neg()]),
+                sum([p(aw, by), p(ax, bz).saturating_neg(), p(ay, bw), p(az, bx)]),
+                sum([p(aw, bz), p(ax, by), p(ay, bx).saturating_neg(), p(az, bw)]),
+                sum([p(aw, bw), p(ax, bx).saturating_neg(), p(ay, by).saturating_neg(), p(az, bz).saturating_neg()]),
+            ]
+        };
+        // Hand-computed: i·j = k; ½·½ step = ¼ step → 0; a tie, ½ step (0x8000 · 1 step / 2^16)
+        // rounds away from zero to 1 step, with either sign.
+        let (half, step) = (0x8000, 1);
+        assert_eq!(quat_mul_below_one([0xFFFF, 0, 0, 0], [0, 0xFFFF, 0, 0]), [0, 0, 0xFFFE, 0]);
+        assert_eq!(quat_mul_below_one([0, 0, 0, half], [0, 0, 0, step]), [0, 0, 0, 1]);
+        assert_eq!(quat_mul_below_one([0, 0, 0, -half], [0, 0, 0, step]), [0, 0, 0, -1]);
+        assert_eq!(quat_mul_below_one([0, 0, 0, 0x4000], [0, 0, 0, step]), [0, 0, 0, 0]);
+        let edges = || EDGES.iter().copied().filter(|v| v.unsigned_abs() < 0x1_0000);
+        assert!(edges().count() >= 12);
+        for x in edges() {
+            for y in edges() {
+                for z in edges() {
+                    let (a, b) = ([x, y, z, -x], [z, x, -y, y]);
+                    assert_eq!(quat_mul_below_one(a, b), reference(a, b), "{a:?} · {b:?}");
+                }
+            }
+        }
+        let mut x = Xs(0x0DDB_A11);
+        let mut below = 0;
+        for i in 0..1_000_000 {
+            // Components below 1 (mostly), some exactly ±1 or a little above (the other paths).
+            let c = |x: &mut Xs| match x.next() & 15 {
+                0 => 0x1_0000,
+                1 => -0x1_0000,
+                2 => (x.next() as i32) >> 14,
+                _ => (x.next() as i32) >> 15,
+            };
+            let a = [c(&mut x), c(&mut x), c(&mut x), c(&mut x)];
+            let b = [c(&mut x), c(&mut x), c(&mut x), c(&mut x)];
+            let small = a.iter().chain(&b).all(|v| v.unsigned_abs() < 0x1_0000);
+            if small {
+                assert_eq!(quat_mul_below_one(a, b), reference(a, b), "{a:?} · {b:?} ({i})");
+                below += 1;
+            }
+            if let Some(r) = quat_mul_bits(a, b) {
+                assert_eq!(r, reference(a, b), "{a:?} · {b:?} ({i})");
+            } else {
+                assert!(!small, "{a:?} · {b:?}");
+            }
+        }
+        assert!(below > 100_000 && below < 900_000, "{below}");
     }
 }
