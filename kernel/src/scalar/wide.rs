@@ -830,7 +830,7 @@ mod tests {
                 }
             }
         }
-        let mut x = Xs(0x0DDB_A11);
+        let mut x = Xs(0x00DD_BA11);
         let mut below = 0;
         for i in 0..1_000_000 {
             // Components below 1 (mostly), some exactly ±1 or a little above (the other paths).
