@@ -11,7 +11,8 @@
 //! For the skeletal jobs there are also shortcuts that compute a whole group of Q16.16 operations
 //! with the **same bits** as the general code, in fewer instructions on the Cortex-M0: a factor of
 //! magnitude below 1 prepared once for several products ([`UnitFactor`]: blend weights, `lerp`'s
-//! parameter), the quaternion product and rotation with unit quaternions ([`quat_mul_bits`],
+//! parameter), the quaternion product and rotation with unit quaternions ([`quat_mul_bits`], one
+//! multiplication per product when both factors' components are below 1,
 //! [`quat_rotate_bits`]: no saturating addition can saturate within their bounds), the hemisphere
 //! test from a coarse estimate of the dot product ([`quat_dot_negative`]) and the normalisation of a
 //! quaternion near unit length ([`quat_normalize_near_bits`]). Each returns `None` (or is not
@@ -260,6 +261,16 @@ fn unit_product(a: Unit, b: Halves) -> i32 {
     (r ^ a.s).wrapping_sub(a.s)
 }
 
+/// [`mul_bits`]`(a, b)` for `|a|, |b| < 2^16`: the magnitude `⌊(|a|·|b| + 2^15) / 2^16⌋` (below
+/// `2^32` before the shift, as `|a|·|b| <= (2^16 − 1)²`) with the sign of `a·b` (the rounding is
+/// symmetric). One 32-bit multiplication.
+#[inline(always)]
+fn below_one_product(a: Unit, b: Unit) -> i32 {
+    let m = ((a.m * b.m + 0x8000) >> 16) as i32;
+    let s = a.s ^ b.s;
+    (m ^ s).wrapping_sub(s)
+}
+
 /// `true` when each of the four magnitudes is at most 1 (`2^16`). (Written out: at `opt-level =
 /// "s"` an iterator over an array stays a loop through memory.)
 #[inline(always)]
@@ -382,7 +393,9 @@ pub(crate) fn quat_dot_negative(a: [i32; 4], b: [i32; 4]) -> Option<bool> {
 ///
 /// In that case each product is at most `|b_j| < 2^29` in magnitude ([`unit_product`]), so a sum
 /// of four stays below `2^31` and none of the saturating additions saturates: plain additions give
-/// the same bits. `a`'s magnitudes and signs and `b`'s halves are computed once, not per product.
+/// the same bits. `a`'s magnitudes and signs and `b`'s halves are computed once, not per product;
+/// when every component of both is below 1 (the usual case: unit quaternions without a component of
+/// exactly ±1), each product is one 32-bit multiplication instead ([`quat_mul_below_one`]).
 #[inline(always)]
 pub(crate) fn quat_mul_bits(a: [i32; 4], b: [i32; 4]) -> Option<[i32; 4]> {
     let ([ax, ay, az, aw], [bx, by, bz, bw]) = (a, b);
@@ -415,11 +428,7 @@ fn quat_mul_below_one(a: [i32; 4], b: [i32; 4]) -> [i32; 4] {
     let ([ax, ay, az, aw], [bx, by, bz, bw]) = (a, b);
     let (ax, ay, az, aw) = (unit(ax), unit(ay), unit(az), unit(aw));
     let (bx, by, bz, bw) = (unit(bx), unit(by), unit(bz), unit(bw));
-    let p = |a: Unit, b: Unit| {
-        let m = ((a.m * b.m + 0x8000) >> 16) as i32;
-        let s = a.s ^ b.s;
-        (m ^ s).wrapping_sub(s)
-    };
+    let p = below_one_product;
     [
         p(aw, bx).wrapping_add(p(ax, bw)).wrapping_add(p(ay, bz)).wrapping_sub(p(az, by)),
         p(aw, by).wrapping_sub(p(ax, bz)).wrapping_add(p(ay, bw)).wrapping_add(p(az, bx)),
