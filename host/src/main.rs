@@ -356,8 +356,7 @@ fn run(cli: Cli) -> Result<(), HostError> {
             };
             let doc = ossicle_host::sample::sample_blob(&blob, &bytes, &clip, &times, space)?;
             let text = serde_json::to_string(&doc).map_err(|e| HostError::file(&blob, e.to_string()))?;
-            println!("{text}");
-            Ok(())
+            print_out(&[&text, "\n"])
         }
         Command::ExportEvac { blob, clip, output, name } => {
             let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
@@ -410,7 +409,7 @@ fn run(cli: Cli) -> Result<(), HostError> {
             })?;
             let mut out = String::new();
             let result = trace::trace(&blob, &bytes, scene.as_deref(), &script, &text, &mut out);
-            print!("{out}");
+            print_out(&[&out])?;
             result.map(|_| ())
         }
         Command::Curves { source, paths, skeleton, json: _ } => curves(&source, paths.as_deref(), skeleton.as_deref()),
@@ -418,11 +417,11 @@ fn run(cli: Cli) -> Result<(), HostError> {
             let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
             if json {
                 let v = inspect::describe_json(&blob, &bytes)?;
-                println!("{}", serde_json::to_string_pretty(&v).map_err(|e| HostError::file(&blob, e.to_string()))?);
+                let text = serde_json::to_string_pretty(&v).map_err(|e| HostError::file(&blob, e.to_string()))?;
+                print_out(&[&text, "\n"])
             } else {
-                print!("{}", inspect::describe_text(&blob, &bytes)?);
+                print_out(&[&inspect::describe_text(&blob, &bytes)?])
             }
-            Ok(())
         }
     }
 }
@@ -447,7 +446,7 @@ fn curves(source: &Path, paths: Option<&Path>, skeleton: Option<&Path>) -> Resul
     };
     let bytes = sources::read_limited(source, unity::MAX_SOURCE_BYTES)?;
     let clip = unity::read_source(&bytes).map_err(|e| e.into_host(source))?;
-    println!("{}", unity::output::curves_json(&clip, &table));
+    print_out(&[&unity::output::curves_json(&clip, &table), "\n"])?;
     let unresolved = clip.unresolved(&table);
     if !unresolved.is_empty() {
         let list: Vec<String> = unresolved.iter().map(u32::to_string).collect();
@@ -474,6 +473,22 @@ fn sim(blob: PathBuf, _sprite: String, _animation: Option<String>, _scale: u8) -
          needs the SDL2 development files (Debian/Ubuntu: apt-get install libsdl2-dev); `ossicle render` writes \
          the frames to a GIF or PNGs without a window",
     ))
+}
+
+/// Writes `parts` to standard output. A reader that stopped reading (`ossicle sample … | head`)
+/// ends the output quietly, as it ends `cat`'s, instead of with a panic; any other write error is
+/// reported.
+fn print_out(parts: &[&str]) -> Result<(), HostError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let written = parts.iter().try_for_each(|p| out.write_all(p.as_bytes())).and_then(|()| out.flush());
+    match written {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => {
+            Err(HostError::file("standard output", format!("cannot write: {}", ossicle_host::error::io_reason(&e))))
+        }
+    }
 }
 
 fn main() -> ExitCode {

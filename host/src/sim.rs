@@ -298,6 +298,13 @@ pub fn run(blob: &Path, bytes: &[u8], opts: &SimOptions) -> Result<(), HostError
     .map_err(|e| HostError::file(blob, e))
 }
 
+/// Prints one of the player's event lines; a closed standard output (the window was started
+/// with `| head`) drops them rather than ending the window with a panic.
+fn event_line(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
 /// The window loop: draw, show (the simulator's window keeps 60 frames per second), handle keys,
 /// advance the player by the real time that passed (at most a quarter second per step, so a stalled
 /// window does not skip ahead).
@@ -309,7 +316,7 @@ fn window<S: Scalar>(viewer: Result<Viewer<'_, S>, String>, title: &str) -> Resu
     let mut display = SimulatorDisplay::<Rgb888>::new(viewer.size());
     let mut window = Window::new(title, &OutputSettingsBuilder::new().build());
     for line in viewer.update(S::ZERO) {
-        println!("{line}");
+        event_line(&line);
     }
     let mut last = Instant::now();
     loop {
@@ -338,7 +345,7 @@ fn window<S: Scalar>(viewer: Result<Viewer<'_, S>, String>, title: &str) -> Resu
         let dt = now.duration_since(last).as_secs_f64().min(0.25);
         last = now;
         for line in viewer.update(S::from_f64(dt)) {
-            println!("{line}");
+            event_line(&line);
         }
     }
 }

@@ -153,3 +153,39 @@ fn inspect_refuses_corrupt_blobs() {
     let o = ossicle(&["inspect", bad.to_str().unwrap()]);
     assert_fails(&o, &["bad.osb:", "shorter than the 16-byte header"]);
 }
+
+/// Runs `ossicle ARGS` with its standard output a pipe whose reading end is already closed (as
+/// `ossicle … | head` leaves it once `head` has read enough): every write fails with a broken pipe.
+fn with_closed_stdout(args: &[&str]) -> Output {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ossicle"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ossicle");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("wait for ossicle")
+}
+
+#[test]
+fn closed_standard_output_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let (blob, skel) = (dir.path().join("f.osb"), dir.path().join("s.osb"));
+    let built = ossicle(&["build", sample().to_str().unwrap(), "-o", blob.to_str().unwrap()]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let eva = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/two_bones.eva");
+    let built = ossicle(&["build", eva.to_str().unwrap(), "-o", skel.to_str().unwrap(), "--scalar", "f32"]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let runs: [&[&str]; 3] = [
+        &["inspect", blob.to_str().unwrap()],
+        &["inspect", blob.to_str().unwrap(), "--json"],
+        &["sample", skel.to_str().unwrap(), "--clip", "wave", "--at", "0,0.1,0.2", "--json"],
+    ];
+    for args in runs {
+        let o = with_closed_stdout(args);
+        // Before: `println!` panicked ("failed printing to stdout: Broken pipe"), exit code 101.
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).is_empty(), "{args:?}: {}", stderr(&o));
+    }
+}
