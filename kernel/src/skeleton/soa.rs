@@ -731,8 +731,11 @@ fn finish<S: Scalar>(acc: SoaTransform3<S>, total: L<S>) -> SoaTransform3<S> {
 /// The two-layer pass of [`SoaBlendingJob::run_unmasked`]: group `g` of `output` is `first`'s at
 /// its weight plus `second`'s at its weight, [`finish`]ed with `total` (`UNIT`: `total` is exactly
 /// 1, so only the rotation changes, as `finish` gives it). Per lane the same operations as
-/// `blend_group`'s; in f32 the sums are [`wide::f32x4`] operations (software pipelining, summing
-/// group `g` while finishing `g − 1`, measured slower on vectors: BENCHMARKS.md, session 11).
+/// `blend_group`'s; in f32 the sums are [`wide::f32x4`] operations, and every group is summed
+/// before any is finished: the finishing pass's iterations are short and independent, so their
+/// square roots and divisions overlap (faster than finishing each group as it is summed on
+/// Jumping and SlowRun, whose blends take the square root in most groups; software pipelining,
+/// summing group `g` while finishing `g − 1`, measured slower: BENCHMARKS.md, sessions 11, 13).
 #[inline(always)]
 fn two_layers<S: Scalar, const UNIT: bool>(
     output: &mut [SoaTransform3<S>],
@@ -768,13 +771,17 @@ fn two_layers<S: Scalar, const UNIT: bool>(
                 z: back(bz * wq + (az * w0 + zero)),
                 w: back(bw * wq + (aw * w0 + zero)),
             };
-            let mut acc = SoaTransform3 {
+            *o = SoaTransform3 {
                 translation: sum3(&a.translation, &b.translation),
                 rotation,
                 scale: sum3(&a.scale, &b.scale),
             };
-            finish_one(&mut acc);
-            *o = acc;
+        }
+        // Finished in a second pass: short, independent iterations whose square roots and
+        // divisions overlap (measured faster than finishing each group as it is summed).
+        let summed = output.len().min(first.pose.len()).min(second.pose.len());
+        for o in output.iter_mut().take(summed) {
+            finish_one(o);
         }
         return;
     }
