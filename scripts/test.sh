@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check of the project: formatting, lints, rustdoc, unit and conformance tests, the
 # no_std cross-builds of the kernel (with and without optional features), the fuzz targets' build,
-# and the QEMU firmware runs with their checksum comparison against the host.
+# a cross-check of the SoA jobs against ozz-animation-rs (peers/ozz-rs, on a pinned nightly), and
+# the QEMU firmware runs with their checksum comparison against the host.
 #
 # It installs what is missing (rustup targets and components; Debian's qemu-system-arm and gcc when
 # run as root), or says exactly what to install. Set OSSICLE_REQUIRE_FIXTURES=1 to make absent
@@ -26,6 +27,7 @@ step "rustfmt"
 cargo fmt --all -- --check
 cargo fmt --manifest-path boards/qemu/Cargo.toml -- --check
 cargo fmt --manifest-path fuzz/Cargo.toml -- --check
+cargo fmt --manifest-path peers/ozz-rs/Cargo.toml -- --check
 
 step "clippy (host, all targets, all features)"
 cargo clippy --workspace --all-targets -- -D warnings
@@ -93,6 +95,11 @@ fi
 
 step "fuzz targets build"
 cargo check --manifest-path fuzz/Cargo.toml --quiet
+
+step "peer cross-check: ossicle's SoA blend and local-to-model against ozz-animation-rs (pinned nightly)"
+# An independent implementation of the same jobs (a Rust port of ozz-animation's runtime) on the
+# Mixamo poses: the results must agree (scripts/bench/ozz-rs.sh times them for BENCHMARKS.md).
+scripts/bench/ozz-rs.sh --check
 
 step "QEMU: firmware (never-panic link), runs on Cortex-M4F and M0, checksums against the host"
 scripts/qemu/check.sh --lint
