@@ -32,8 +32,7 @@
 //! as it goes), so from the first run on every run decompresses all key pairs of all three
 //! channels, whether or not a key changed: sampling at a fixed time costs it as much as playback
 //! (about 32 ns per joint on this VM), and decompression is most of its sampling time (some 85%
-//! under `perf`). The rows measure the crate as published; C++ ozz-animation's sampling would be
-//! faster.
+//! under `perf`). The rows measure the crate as published; C++ ozz-animation does not pay that.
 //!
 //! ozz samples ozz runtime animations written here from the clips' IR (module `ozz_anim`): every
 //! source key kept, laid out as ozz's offline `AnimationBuilder` lays out a raw animation it does
