@@ -96,7 +96,7 @@ fi
 step "fuzz targets build"
 cargo check --manifest-path fuzz/Cargo.toml --quiet
 
-step "peer cross-check: ossicle's SoA blend and local-to-model against ozz-animation-rs (pinned nightly)"
+step "peer cross-check: ossicle's sampling, SoA blend, local-to-model and frame against ozz-animation-rs (pinned nightly)"
 # An independent implementation of the same jobs (a Rust port of ozz-animation's runtime) on the
 # Mixamo poses: the results must agree (scripts/bench/ozz-rs.sh times them for BENCHMARKS.md).
 scripts/bench/ozz-rs.sh --check

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# ossicle's SoA blending and local-to-model jobs side by side with ozz-animation-rs 0.11 (a Rust
-# port of ozz-animation's runtime), same machine, same Mixamo poses: peers/ozz-rs. Prints the
-# largest differences between the two libraries' results (failing when they disagree), then a
-# markdown table of ns per joint.
+# ossicle's sampling, SoA blending and local-to-model jobs and a whole frame side by side with
+# ozz-animation-rs 0.11 (a Rust port of ozz-animation's runtime), same machine, same Mixamo clips:
+# peers/ozz-rs. Prints the largest differences between the two libraries' results (failing when
+# they disagree), then a markdown table of ns per joint.
 #
 #   scripts/bench/ozz-rs.sh           compare, then time (release build)
-#   scripts/bench/ozz-rs.sh --check   compare only (the test script's step; debug build)
+#   scripts/bench/ozz-rs.sh --check   the crate's tests, then compare only (the test script's
+#                                     step; debug build)
 #
 # ozz-animation-rs is written on std::simd, so it needs a nightly toolchain; the newest nightly
 # renamed a std::simd method it uses, so the toolchain is pinned. It is installed (minimal profile)
@@ -25,6 +26,8 @@ fi
 manifest=peers/ozz-rs/Cargo.toml
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target}/peers
 if [[ ${1:-} == --check ]]; then
+  # The animation writer's own tests (ozz's key encodings), then the comparisons.
+  RUSTFLAGS="-D warnings" cargo "+$toolchain" test --quiet --manifest-path "$manifest"
   RUSTFLAGS="-D warnings" cargo "+$toolchain" run --quiet --manifest-path "$manifest" -- --check
 else
   RUSTFLAGS="-D warnings" cargo "+$toolchain" run --quiet --release --manifest-path "$manifest" -- "$@"
