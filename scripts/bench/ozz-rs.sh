@@ -18,8 +18,11 @@ toolchain=nightly-2025-09-01
 if ! rustup run "$toolchain" rustc --version >/dev/null 2>&1; then
   echo "installing the $toolchain toolchain (minimal profile) for ozz-animation-rs"
   if ! rustup toolchain install "$toolchain" --profile minimal >/dev/null; then
+    if [[ ${OSSICLE_REQUIRE_PEERS:-0} == 1 ]]; then
+      echo "error: rustup could not install $toolchain, which ozz-animation-rs (std::simd) needs" >&2
+      exit 1
+    fi
     echo "skipped: rustup could not install $toolchain, which ozz-animation-rs (std::simd) needs" >&2
-    [[ ${OSSICLE_REQUIRE_PEERS:-0} == 1 ]] && exit 1
     exit 0
   fi
 fi
