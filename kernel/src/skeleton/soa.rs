@@ -734,8 +734,9 @@ fn finish<S: Scalar>(acc: SoaTransform3<S>, total: L<S>) -> SoaTransform3<S> {
 /// `blend_group`'s; in f32 the sums are [`wide::f32x4`] operations, and every group is summed
 /// before any is finished: the finishing pass's iterations are short and independent, so their
 /// square roots and divisions overlap (faster than finishing each group as it is summed on
-/// Jumping and SlowRun, whose blends take the square root in most groups; software pipelining,
-/// summing group `g` while finishing `g − 1`, measured slower: BENCHMARKS.md, sessions 11, 13).
+/// Jumping and SlowRun, whose blends take the square root in most groups: BENCHMARKS.md, session
+/// 13; software pipelining, summing group `g` while finishing `g − 1`, measured slower in session
+/// 11).
 #[inline(always)]
 fn two_layers<S: Scalar, const UNIT: bool>(
     output: &mut [SoaTransform3<S>],
