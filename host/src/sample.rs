@@ -107,6 +107,20 @@ where
     if names.len() != bones {
         return Err(format!("{} bone names for {bones} bones", names.len()));
     }
+    // A time the blob's scalars cannot hold would be sampled at the nearest one they can (Q16.16
+    // saturates at ±32768 s) or at a non-finite time (f32): refused instead, naming it.
+    let (lo, hi) = (S::MIN.to_f64(), S::MAX.to_f64());
+    if let Some((i, t)) = times.iter().enumerate().find(|(_, t)| !(lo..=hi).contains(*t)) {
+        let kind = if S::ENCODING == ossicle::scalar::ScalarEncoding::Q16_16 { "Q16.16" } else { "f32" };
+        let show = |v: f64| if v.abs() >= 1e9 { format!("{v:e}") } else { format!("{v}") };
+        return Err(format!(
+            "--at: time {} ({} s) is outside what the blob's {kind} scalars hold ({} to {} s)",
+            i + 1,
+            show(*t),
+            show(lo),
+            show(hi)
+        ));
+    }
     let mut ctx = Box::new(SamplingContext::<MAX_BONES>::new());
     let mut local = vec![J::IDENTITY; bones];
     let mut model = vec![J::IDENTITY; bones];

@@ -360,6 +360,22 @@ fn sample_errors_name_the_problem() {
     fails(&["sample", s(&blob), "--clip", "SlowRun", "--at", "0,abc", "--json"], "abc");
     fails(&["sample", s(&blob), "--clip", "SlowRun", "--at", "0,inf", "--json"], "inf");
     fails(&["sample", s(&tmp.path().join("missing.osb")), "--clip", "x", "--at", "0", "--json"], "missing.osb");
+    // Times the blob's scalars cannot hold: beyond f32's range, and beyond Q16.16's ±32768 s
+    // (which would otherwise be sampled at 32767.99998 s, the nearest Q16.16 time).
+    fails(
+        &["sample", s(&blob), "--clip", "SlowRun", "--at", "0,1e39", "--json"],
+        "time 2 (1e39 s) is outside what the blob's f32 scalars hold (-3.4028234663852886e38 to 3.4028234663852886e38 s)",
+    );
+    let q16 = tmp.path().join("SlowRun.q16.osb");
+    build(&[&src], &q16, "q16");
+    fails(
+        &["sample", s(&q16), "--clip", "SlowRun", "--at", "1,40000", "--json"],
+        "time 2 (40000 s) is outside what the blob's Q16.16 scalars hold (-32768 to 32767.9999",
+    );
+    fails(&["sample", s(&q16), "--clip", "SlowRun", "--at", "-32768.5", "--json"], "time 1 (-32768.5 s)");
+    // The range's ends are accepted (sampled on the loop).
+    let o = ossicle(&["sample", s(&q16), "--clip", "SlowRun", "--at", "-32768,32767.99", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
 /// The model-space position of a virtual vertex `v` of a sampled bone (translation + rotation·(scale ⊙ v)).
