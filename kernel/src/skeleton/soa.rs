@@ -399,6 +399,16 @@ const VECTOR_SQRT: bool = cfg!(any(
 /// square root) each lane goes through [`Joint::normalize_rotation`].
 #[inline(always)]
 fn normalize<S: Scalar>(q: SoaQuat<S>) -> SoaQuat<S> {
+    let mut q = q;
+    normalize_in_place(&mut q);
+    q
+}
+
+/// `*q = normalize(*q)`. The rare case reads and writes `q` itself, so that the usual one keeps
+/// its values in registers (with both paths merging into one value, the compiler passed every
+/// group through the stack).
+#[inline(always)]
+fn normalize_in_place<S: Scalar>(q: &mut SoaQuat<S>) {
     if S::ENCODING == ScalarEncoding::F32 {
         // `to_f32` and `from_blob_bits(to_bits)` are the identity for f32.
         let v = |a: L<S>| f32x4::from(map(a, S::to_f32));
@@ -421,21 +431,20 @@ fn normalize<S: Scalar>(q: SoaQuat<S>) -> SoaQuat<S> {
             inv = near.blend(inv, f32x4::ONE / n2.sqrt());
         }
         let back = |a: f32x4| map(a.to_array(), |v| S::from_blob_bits(v.to_bits()));
-        return SoaQuat { x: back(x * inv), y: back(y * inv), z: back(z * inv), w: back(w * inv) };
+        (q.x, q.y, q.z, q.w) = (back(x * inv), back(y * inv), back(z * inv), back(w * inv));
+        return;
     }
     normalize_lanes(q)
 }
 
 /// Each lane of `q` through [`Joint::normalize_rotation`] ([`normalize`]'s rare and Q16.16 case).
 #[inline(never)]
-fn normalize_lanes<S: Scalar>(q: SoaQuat<S>) -> SoaQuat<S> {
-    let mut out = q;
+fn normalize_lanes<S: Scalar>(q: &mut SoaQuat<S>) {
     for l in 0..4 {
         let r = q.get(l);
         let [x, y, z, w] = <Transform3<S> as Joint<S>>::normalize_rotation([r.x, r.y, r.z, r.w]);
-        out.set(l, Quat::from_xyzw(x, y, z, w));
+        q.set(l, Quat::from_xyzw(x, y, z, w));
     }
-    out
 }
 
 /// Blends weighted layers of SoA local poses and applies additive layers: the rule of
@@ -746,7 +755,7 @@ fn two_layers<S: Scalar, const UNIT: bool>(
 ) {
     let finish_one = |p: &mut SoaTransform3<S>| {
         if UNIT {
-            p.rotation = normalize(p.rotation);
+            normalize_in_place(&mut p.rotation);
         } else {
             *p = finish(*p, [total; 4]);
         }
