@@ -382,7 +382,7 @@ fn above_lod<S: Scalar, K: SkeletonSource<S, Transform3<S>>>(skeleton: &K, g: us
 
 /// Whether [`wide::f32x4::sqrt`] is one correctly rounded vector instruction here (SSE, NEON on
 /// AArch64, WebAssembly SIMD), so the same bits as the scalar `f32` square root. Elsewhere `wide`
-/// computes it in software, so [`normalize`] takes the scalar path for such lanes instead; so it
+/// computes it in software, so [`normalize_in_place`] takes the scalar path for such lanes instead; so it
 /// does with `fast-math`, whose scalar square root is micromath's.
 const VECTOR_SQRT: bool = cfg!(any(
     target_feature = "sse",
@@ -390,23 +390,17 @@ const VECTOR_SQRT: bool = cfg!(any(
     target_feature = "simd128"
 )) && !cfg!(feature = "fast-math");
 
-/// `q / |q|` per lane, exactly as the array-of-structures jobs normalise (the private
+/// `q ← q / |q|` per lane, exactly as the array-of-structures jobs normalise (the private
 /// `normalize_quat` behind [`Joint::normalize_rotation`]). In f32 the four lanes are computed as
 /// [`wide::f32x4`] vectors (one SIMD operation per step where the target has them): the one Newton
 /// step of lanes within 2⁻⁸ of unit length (the usual case) and, where some lane is outside that
 /// but within `(1/64, 64)`, the square root and division of `normalize_quat`'s third case,
 /// chosen lane by lane. Otherwise (a lane far from unit length or NaN, Q16.16, or no vector
 /// square root) each lane goes through [`Joint::normalize_rotation`].
-#[inline(always)]
-fn normalize<S: Scalar>(q: SoaQuat<S>) -> SoaQuat<S> {
-    let mut q = q;
-    normalize_in_place(&mut q);
-    q
-}
-
-/// `*q = normalize(*q)`. The rare case reads and writes `q` itself, so that the usual one keeps
-/// its values in registers (with both paths merging into one value, the compiler passed every
-/// group through the stack).
+///
+/// In place: the rare case reads and writes `q` itself, so that the usual one keeps the group in
+/// registers (when both paths merged into one returned value, the compiler passed every group
+/// through the stack).
 #[inline(always)]
 fn normalize_in_place<S: Scalar>(q: &mut SoaQuat<S>) {
     if S::ENCODING == ScalarEncoding::F32 {
@@ -437,7 +431,7 @@ fn normalize_in_place<S: Scalar>(q: &mut SoaQuat<S>) {
     normalize_lanes(q)
 }
 
-/// Each lane of `q` through [`Joint::normalize_rotation`] ([`normalize`]'s rare and Q16.16 case).
+/// Each lane of `q` through [`Joint::normalize_rotation`] ([`normalize_in_place`]'s rare and Q16.16 case).
 #[inline(never)]
 fn normalize_lanes<S: Scalar>(q: &mut SoaQuat<S>) {
     for l in 0..4 {
@@ -577,7 +571,7 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaBlendingJob<'a, S, K
             }
         }
         for o in output.iter_mut() {
-            *o = finish(*o, [total; 4]);
+            finish(o, [total; 4]);
         }
     }
 
@@ -602,7 +596,8 @@ impl<'a, S: Scalar, K: SkeletonSource<S, Transform3<S>>> SoaBlendingJob<'a, S, K
             accumulate(&mut acc, &mut total, &mut seen, &mut reference, &rest, w);
             total = select(need, [self.threshold; 4], total);
         }
-        finish(acc, total)
+        finish(&mut acc, total);
+        acc
     }
 
     /// Step 4 of the rule, lane by lane (as [`Joint::additive_delta`] / [`Joint::additive_apply`]).
@@ -715,26 +710,21 @@ fn add_term<S: Scalar>(acc: &mut SoaTransform3<S>, pose: &SoaTransform3<S>, refe
     (a.x, a.y, a.z) = (m(s.x, a.x), m(s.y, a.y), m(s.z, a.z));
 }
 
-/// The weighted average, as [`Joint::blend_finish`]: translation and scale divided by `total`,
+/// The weighted average in place, as [`Joint::blend_finish`]: translation and scale divided by `total`,
 /// the rotation multiplied by `1 / total` and normalised. (Where `total` is exactly 1 this is what
 /// `blend_finish`'s shortcut gives: `x / 1` and `x · 1` are `x`.)
 #[inline(always)]
-fn finish<S: Scalar>(acc: SoaTransform3<S>, total: L<S>) -> SoaTransform3<S> {
+fn finish<S: Scalar>(p: &mut SoaTransform3<S>, total: L<S>) {
     if all(map(total, |t| t == S::ONE)) {
-        return SoaTransform3 { translation: acc.translation, rotation: normalize(acc.rotation), scale: acc.scale };
+        return normalize_in_place(&mut p.rotation);
     }
     let inv = map(total, S::recip);
-    let (t, r, s) = (acc.translation, acc.rotation, acc.scale);
-    SoaTransform3 {
-        translation: SoaVec3 { x: zip2(t.x, total, S::div), y: zip2(t.y, total, S::div), z: zip2(t.z, total, S::div) },
-        rotation: normalize(SoaQuat {
-            x: zip2(r.x, inv, S::mul),
-            y: zip2(r.y, inv, S::mul),
-            z: zip2(r.z, inv, S::mul),
-            w: zip2(r.w, inv, S::mul),
-        }),
-        scale: SoaVec3 { x: zip2(s.x, total, S::div), y: zip2(s.y, total, S::div), z: zip2(s.z, total, S::div) },
-    }
+    let (t, r, s) = (&mut p.translation, &mut p.rotation, &mut p.scale);
+    (t.x, t.y, t.z) = (zip2(t.x, total, S::div), zip2(t.y, total, S::div), zip2(t.z, total, S::div));
+    (r.x, r.y, r.z, r.w) =
+        (zip2(r.x, inv, S::mul), zip2(r.y, inv, S::mul), zip2(r.z, inv, S::mul), zip2(r.w, inv, S::mul));
+    normalize_in_place(r);
+    (s.x, s.y, s.z) = (zip2(s.x, total, S::div), zip2(s.y, total, S::div), zip2(s.z, total, S::div));
 }
 
 /// The two-layer pass of [`SoaBlendingJob::run_unmasked`]: group `g` of `output` is `first`'s at
@@ -757,7 +747,7 @@ fn two_layers<S: Scalar, const UNIT: bool>(
         if UNIT {
             normalize_in_place(&mut p.rotation);
         } else {
-            *p = finish(*p, [total; 4]);
+            finish(p, [total; 4]);
         }
     };
     let (w0, w1) = (first.weight, second.weight);
