@@ -586,6 +586,27 @@ fn building_an_evac_alone_asks_for_its_skeleton() {
     assert!(e.reason.contains("has no skeleton of its own") && e.reason.contains("defines none"), "{e}");
 }
 
+#[test]
+fn building_an_evac_with_a_negative_sample_rate_names_the_file_and_clip() {
+    // EVAC reads any finite sample rate (it is informative), but a blob holds none below zero:
+    // the build refuses it naming the EVAC file and the clip, not as an internal error of the
+    // written blob.
+    let bytes = W::header(1, 1.0, -5.0, 1, "idle").str("hip").u32(1).key(0.0, &[1.0, 2.0, 3.0]).u32(0).u32(0).0;
+    let mut project = evac::parse(Path::new("idle.evac"), &bytes).unwrap();
+    project.skeletons.push(skeleton(&["hip"]));
+    for encoding in [ossicle_format::ScalarEncoding::F32, ossicle_format::ScalarEncoding::Q16_16] {
+        let e = ossicle_host::write::write_blob(&project, encoding).unwrap_err();
+        assert_eq!(e.file, Path::new("idle.evac"), "{e}");
+        assert!(e.reason.contains("clip \"idle\"") && e.reason.contains("sample rate -5 Hz is negative"), "{e}");
+        assert!(!e.to_string().contains("internal error"), "{e}");
+    }
+    // Zero is fine.
+    let bytes = W::header(1, 1.0, 0.0, 1, "idle").str("hip").u32(1).key(0.0, &[1.0, 2.0, 3.0]).u32(0).u32(0).0;
+    let mut project = evac::parse(Path::new("idle.evac"), &bytes).unwrap();
+    project.skeletons.push(skeleton(&["hip"]));
+    ossicle_host::write::write_blob(&project, ossicle_format::ScalarEncoding::F32).unwrap();
+}
+
 // ---- binding to a skeleton ----
 
 fn skeleton(names: &[&str]) -> SkeletonIr {

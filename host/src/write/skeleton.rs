@@ -283,6 +283,10 @@ pub fn encode_skel_clip(
     if encoding.decode_f64(duration) <= 0.0 {
         return Err(err(format!("the duration {} s rounds to 0 in the {} encoding", clip.duration, encoding.name())));
     }
+    // The blob holds a sample rate >= 0 (informative: keys carry their own times).
+    if clip.sample_rate < 0.0 {
+        return Err(err(format!("the sample rate {} Hz is negative", clip.sample_rate)));
+    }
     let sample_rate = word(clip.sample_rate, &|| "the sample rate".into())?;
     let name = w.intern(&clip.name);
     let skeleton = w.intern(&sk.name);
