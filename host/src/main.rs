@@ -294,6 +294,8 @@ fn run(cli: Cli) -> Result<(), HostError> {
                     alpha_threshold,
                 },
             };
+            let read: Vec<&Path> = inputs.iter().map(PathBuf::as_path).chain(unity_paths.as_deref()).collect();
+            output::refuse_input_as_output(&output, &read)?;
             let mut project = sources::load_sources_with(&inputs, unity_paths.as_deref())?;
             if let Some(max_error_cm) = reduce {
                 reduce_clips(&mut project, skeleton.as_deref(), quantize, max_error_cm, reduce_distance)?;
@@ -359,6 +361,7 @@ fn run(cli: Cli) -> Result<(), HostError> {
             print_out(&[&text, "\n"])
         }
         Command::ExportEvac { blob, clip, output, name } => {
+            output::refuse_input_as_output(&output, &[&blob])?;
             let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
             let evac = ossicle_host::skeletal::export_evac(&blob, &bytes, &clip, name.as_deref())?;
             output::write_atomically(&output, &evac)?;

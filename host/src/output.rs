@@ -37,6 +37,43 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), HostError> {
     Ok(())
 }
 
+/// Refuses an output path that names one of the command's input files (the same file through
+/// another path too: a symbolic or hard link), before anything is read or written: writing the
+/// output would replace that source.
+pub fn refuse_input_as_output(output: &Path, inputs: &[&Path]) -> Result<(), HostError> {
+    let Ok(out_meta) = std::fs::metadata(output) else {
+        // A path that does not exist yet names no input.
+        return Ok(());
+    };
+    let out_canon = std::fs::canonicalize(output).ok();
+    for input in inputs {
+        let Ok(in_meta) = std::fs::metadata(input) else { continue };
+        let same_canon = out_canon.is_some() && std::fs::canonicalize(input).ok() == out_canon;
+        if same_canon || same_inode(&out_meta, &in_meta) {
+            return Err(HostError::file(
+                output,
+                format!(
+                    "the output is also an input ({}): writing it would replace that source; choose another output path",
+                    input.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether two files' metadata describe the same file (device and inode).
+#[cfg(unix)]
+fn same_inode(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_inode(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    false
+}
+
 /// Writes a folder of files: everything goes into a fresh temporary folder beside `dir`, which then
 /// replaces `dir` (an existing folder is moved aside first and removed once the new one is in
 /// place). On any error before the swap, an existing `dir` is untouched and nothing is left behind.

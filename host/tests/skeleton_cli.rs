@@ -488,6 +488,47 @@ fn bad_builds_fail_with_one_line_naming_the_file_and_leave_the_output() {
 }
 
 #[test]
+fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let eva = dir.join("two_bones.eva");
+    std::fs::copy(data("two_bones.eva"), &eva).unwrap();
+    let source = std::fs::read(&eva).unwrap();
+    // build -o SOURCE SOURCE: the EVA file is not replaced by the blob, nor through another path
+    // to it or a second input.
+    let blob = dir.join("two.osb");
+    ok(&ossicle(&["build", "-o", s(&blob), s(&eva)]));
+    let evac = dir.join("wave2.evac");
+    ok(&ossicle(&["export-evac", s(&blob), "--clip", "wave", "--name", "wave2", "-o", s(&evac)]));
+    let exported = std::fs::read(&evac).unwrap();
+    let dotted = dir.join(".").join("two_bones.eva");
+    for args in [
+        vec!["build", "-o", s(&eva), s(&eva)],
+        vec!["build", "-o", s(&dotted), s(&eva)],
+        vec!["build", "-o", s(&evac), s(&eva), s(&evac)],
+    ] {
+        assert_fails(&ossicle(&args), &["the output is also an input", "choose another output path"]);
+        assert_eq!(std::fs::read(&eva).unwrap(), source, "{args:?} replaced the EVA source");
+        assert_eq!(std::fs::read(&evac).unwrap(), exported, "{args:?} replaced the EVAC source");
+    }
+    // export-evac BLOB -o BLOB: the blob is kept.
+    let bytes = std::fs::read(&blob).unwrap();
+    assert_fails(
+        &ossicle(&["export-evac", s(&blob), "--clip", "wave", "-o", s(&blob)]),
+        &["two.osb", "the output is also an input"],
+    );
+    assert_eq!(std::fs::read(&blob).unwrap(), bytes, "export-evac replaced its blob");
+    // A hard link to an input is that input.
+    let link = dir.join("link.osb");
+    std::fs::hard_link(&blob, &link).unwrap();
+    assert_fails(
+        &ossicle(&["export-evac", s(&blob), "--clip", "wave", "-o", s(&link)]),
+        &["link.osb", "the output is also an input"],
+    );
+    assert_eq!(std::fs::read(&blob).unwrap(), bytes);
+}
+
+#[test]
 fn bad_exports_fail_with_one_line_and_leave_the_output() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
