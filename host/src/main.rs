@@ -53,10 +53,10 @@ enum Command {
         /// (Mixamo: cm), of a virtual vertex `--reduce-distance` from each bone in model space
         /// (ACL's measure). With `--quantize` the bound holds after quantisation. Default: keep
         /// every key.
-        #[arg(long, value_name = "ERROR")]
+        #[arg(long, value_name = "ERROR", allow_negative_numbers = true)]
         reduce: Option<f64>,
         /// The virtual vertices' distance from their bone for `--reduce` (clip units).
-        #[arg(long, value_name = "DISTANCE", default_value_t = 3.0)]
+        #[arg(long, value_name = "DISTANCE", default_value_t = 3.0, allow_negative_numbers = true)]
         reduce_distance: f64,
         /// Unity clips: resolve binding path hashes against these paths (one per line, below the
         /// Animator: "Hips/Spine"), or an Avatar or AnimatorController type-tree dump with an
@@ -294,6 +294,19 @@ fn run(cli: Cli) -> Result<(), HostError> {
                     alpha_threshold,
                 },
             };
+            // The reduction's options are checked before any source is read: an error in them is
+            // the option's, not a source file's.
+            if let Some(max_error_cm) = reduce {
+                if !(max_error_cm.is_finite() && max_error_cm >= 0.0) {
+                    return Err(HostError::file("--reduce", format!("{max_error_cm} is not a finite number ≥ 0")));
+                }
+                if !(reduce_distance.is_finite() && reduce_distance > 0.0) {
+                    return Err(HostError::file(
+                        "--reduce-distance",
+                        format!("{reduce_distance} is not a finite number > 0"),
+                    ));
+                }
+            }
             let read: Vec<&Path> = inputs.iter().map(PathBuf::as_path).chain(unity_paths.as_deref()).collect();
             output::refuse_input_as_output(&output, &read)?;
             let mut project = sources::load_sources_with(&inputs, unity_paths.as_deref())?;

@@ -488,6 +488,29 @@ fn bad_builds_fail_with_one_line_naming_the_file_and_leave_the_output() {
 }
 
 #[test]
+fn bad_reduce_options_are_refused_as_the_options_not_the_source() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = old_output(tmp.path());
+    let two = data("two_bones.eva");
+    for (args, expect) in [
+        (["--reduce", "NaN", "--reduce-distance", "3"], "--reduce: NaN is not a finite number ≥ 0"),
+        (["--reduce", "inf", "--reduce-distance", "3"], "--reduce: inf is not a finite number ≥ 0"),
+        (["--reduce", "-1", "--reduce-distance", "3"], "--reduce: -1 is not a finite number ≥ 0"),
+        (["--reduce", "0.1", "--reduce-distance", "0"], "--reduce-distance: 0 is not a finite number > 0"),
+        (["--reduce", "0.1", "--reduce-distance", "-2"], "--reduce-distance: -2 is not a finite number > 0"),
+        (["--reduce", "0.1", "--reduce-distance", "nan"], "--reduce-distance: NaN is not a finite number > 0"),
+    ] {
+        let mut all = vec!["build", "-o", s(&out), s(&two)];
+        all.extend(args);
+        let o = ossicle(&all);
+        assert_fails(&o, &[expect]);
+        assert!(!stderr(&o).contains("two_bones.eva"), "{args:?}: blames the source: {}", stderr(&o));
+        untouched(&out);
+    }
+    ok(&ossicle(&["build", "-o", s(&out), s(&two), "--reduce", "0"]));
+}
+
+#[test]
 fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
