@@ -18,7 +18,11 @@ struct Cli {
 enum Command {
     /// Build one blob from source files.
     Build {
-        /// Source files (ossicle test sources, `.json`).
+        /// Source files, each read by the parser its extension (and, for JSON, its content) selects:
+        /// EVA skeleton + clip text (.eva), EVAC skeletal clips (.evac), Aseprite files (.aseprite,
+        /// .ase), Aseprite JSON exports, TexturePacker JSON sheets and ossicle test sources (.json),
+        /// animation sets (.anim.xml), scenes (.xml), Unity AnimationClips (.anim, or type-tree
+        /// .json dumps) and folders of numbered PNGs.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
         /// The blob to write (replaced atomically; untouched when the build fails).

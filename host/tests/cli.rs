@@ -53,6 +53,16 @@ fn build_then_inspect() {
 }
 
 #[test]
+fn build_help_names_the_sources_build_reads() {
+    let o = ossicle(&["build", "--help"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let help = String::from_utf8_lossy(&o.stdout);
+    for kind in [".eva", ".evac", ".aseprite", "TexturePacker", ".anim.xml", "Unity", "folders of numbered PNGs"] {
+        assert!(help.contains(kind), "build --help does not name {kind}: {help}");
+    }
+}
+
+#[test]
 fn missing_input() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("f.osb");
