@@ -78,7 +78,8 @@ enum Command {
         #[arg(long)]
         clip: String,
         /// Times in seconds, comma-separated (a looping clip wraps times past its end, a
-        /// non-looping one holds its ends; a Q16.16 blob holds times from −32768 to 32768 s).
+        /// non-looping one holds its ends; a Q16.16 blob holds times from −32768 s to just under
+        /// 32768 s: 32767.99998).
         #[arg(long, value_name = "T1,T2,…", allow_hyphen_values = true)]
         at: String,
         /// Bone transforms relative to the parent (local) or to the skeleton's root space (model).

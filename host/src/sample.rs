@@ -14,7 +14,9 @@
 //!
 //! The pose is the kernel's: [`SamplingJob`] at each time in the order given (one sampling context,
 //! so the cursors move as they would in a game), then for `model` space [`LocalToModelJob`] from the
-//! identity. A looping clip wraps times outside `[0, duration)`, a non-looping one clamps them.
+//! identity. Times within `[0, duration]` are sampled as they are (`duration` itself gives the last
+//! keys, in a looping clip too); a looping clip wraps times outside that into `[0, duration)`, a
+//! non-looping one clamps them.
 
 use ossicle::math::{Transform2, Transform3};
 use ossicle::skeleton::{
