@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Where one benchmark row of the QEMU bench images spends its instructions: per function (the
 # innermost inlined one and the outermost), per source line, and the disassembly annotated with
-# execution counts. A tool for optimising (counts are exact, as in qemu-insns.sh).
+# execution counts, and the executed instructions by mnemonic (loads and stores from sp apart). A
+# tool for optimising (counts are exact, as in qemu-insns.sh).
 #
 #   scripts/bench/qemu-profile.sh BIN ROW [m4f|m0] [OUTDIR]
 #   scripts/bench/qemu-profile.sh bench-skel-f32 skel.direct.sample-fwd m4f /tmp/prof
@@ -63,6 +64,23 @@ with open(f"{out}/report.txt", "w") as f:
         f.write(f"== {title}\n")
         for key, v in ctr.most_common(n):
             f.write(f"{v:10d} {100 * v / tot:5.1f}% {v / k:7.1f}/K  {key}\n")
+# Executed instructions by mnemonic; loads and stores addressed from sp (spills, reloads and
+# stack copies) apart from the others.
+ops = {}
+for l in open(f"{out}/disasm.txt"):
+    m = re.match(r"\s*([0-9a-f]+):\s+(\S+)\s*(.*)", l)
+    if m and int(m.group(1), 16) in counts:
+        op = m.group(2)
+        if op in ("ldr", "str", "ldrb", "strb", "ldrh", "strh") and re.search(r"\[sp\b", m.group(3)):
+            op += " [sp]"
+        ops[int(m.group(1), 16)] = op
+mnem = collections.Counter()
+for a, c in counts.items():
+    mnem[ops.get(a, "?")] += c
+with open(f"{out}/report.txt", "a") as f:
+    f.write("== mnemonic\n")
+    for key, v in mnem.most_common(20):
+        f.write(f"{v:10d} {100 * v / tot:5.1f}% {v / k:7.1f}/K  {key}\n")
 with open(f"{out}/annotated.txt", "w") as f:
     for l in open(f"{out}/disasm.txt"):
         m = re.match(r"\s*([0-9a-f]+):\s+(.*)", l)
