@@ -396,6 +396,11 @@ fn run(cli: Cli) -> Result<(), HostError> {
             if !(1..=16).contains(&scale) {
                 return Err(HostError::file(&blob, format!("--scale {scale} is not in 1..=16")));
             }
+            if render::is_gif_path(&out) {
+                output::refuse_input_as_output(&out, &[&blob])?;
+            } else {
+                output::refuse_input_in_output_dir(&out, &[&blob])?;
+            }
             let bytes = sources::read_limited(&blob, u64::from(u32::MAX))?;
             let summary = render::render_to(
                 &blob,

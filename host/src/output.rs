@@ -62,6 +62,28 @@ pub fn refuse_input_as_output(output: &Path, inputs: &[&Path]) -> Result<(), Hos
     Ok(())
 }
 
+/// Refuses an output folder that is, or holds (at any depth), one of the command's input files,
+/// before anything is written: the folder is replaced as a whole, which would delete that input.
+pub fn refuse_input_in_output_dir(dir: &Path, inputs: &[&Path]) -> Result<(), HostError> {
+    let Ok(dir_canon) = std::fs::canonicalize(dir) else {
+        // A folder that does not exist yet holds no input.
+        return Ok(());
+    };
+    for input in inputs {
+        let Ok(in_canon) = std::fs::canonicalize(input) else { continue };
+        if in_canon.starts_with(&dir_canon) {
+            return Err(HostError::file(
+                dir,
+                format!(
+                    "the output folder holds an input ({}): replacing the folder would delete that source; choose another output path",
+                    input.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether two files' metadata describe the same file (device and inode).
 #[cfg(unix)]
 fn same_inode(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {

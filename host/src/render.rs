@@ -228,6 +228,12 @@ pub fn parse_rgb(s: &str) -> Option<[u8; 3]> {
     Some([(v >> 16) as u8, (v >> 8) as u8, v as u8])
 }
 
+/// Whether `ossicle render` writes `out` as a GIF (it ends in `.gif`, any case) rather than as a
+/// folder of PNGs.
+pub fn is_gif_path(out: &Path) -> bool {
+    out.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("gif"))
+}
+
 /// `ossicle render`: loads the blob, plays one play-through of the animation with the kernel's
 /// player, draws every shown frame and writes a GIF (`out` ends in `.gif`) or a folder of PNGs with
 /// `frames.json`. Returns a one-line summary. Nothing is written when anything fails before the
@@ -272,8 +278,7 @@ pub fn render_to(
     for f in &shown {
         images.push(render_frame(&sprite, f.source, opts).map_err(|e| HostError::file(blob, e))?);
     }
-    let is_gif = out.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("gif"));
-    if is_gif {
+    if is_gif_path(out) {
         let frames: Vec<(Rgba, u16)> = images.into_iter().zip(&shown).map(|(i, f)| (i, gif_delay(f))).collect();
         let gif = gif_bytes(&frames, looping).map_err(|e| HostError::file(out, e))?;
         crate::output::write_atomically(out, &gif)?;

@@ -220,6 +220,36 @@ fn render_names_what_is_missing() {
     assert!(!out.exists());
 }
 
+#[test]
+fn render_refuses_an_output_that_is_or_holds_its_blob() {
+    let dir = tempfile::tempdir().unwrap();
+    let built = build(dir.path(), &[&samples().join("coin/coin.anim.xml")], &[]);
+    let bytes = std::fs::read(&built).unwrap();
+    // A blob named like a GIF, rendered onto itself.
+    let gif_blob = dir.path().join("coin.gif");
+    std::fs::copy(&built, &gif_blob).unwrap();
+    assert_fails(
+        &ossicle(&["render", s(&gif_blob), "--sprite", "coin", "--out", s(&gif_blob)]),
+        &["coin.gif", "the output is also an input"],
+    );
+    assert_eq!(std::fs::read(&gif_blob).unwrap(), bytes, "render replaced its blob with a GIF");
+    // A PNG folder that holds the blob (directly or deeper down): replacing it would delete the blob.
+    let nested = dir.path().join("frames").join("in");
+    std::fs::create_dir_all(&nested).unwrap();
+    let blob = nested.join("coin.osb");
+    std::fs::copy(&built, &blob).unwrap();
+    for out in [nested.clone(), dir.path().join("frames"), dir.path().join("frames").join("..").join("frames")] {
+        assert_fails(
+            &ossicle(&["render", s(&blob), "--sprite", "coin", "--out", s(&out)]),
+            &["the output folder holds an input", "coin.osb"],
+        );
+        assert_eq!(std::fs::read(&blob).unwrap(), bytes, "render --out {out:?} deleted its blob");
+    }
+    // A folder beside the blob is fine.
+    let o = ossicle(&["render", s(&blob), "--sprite", "coin", "--out", s(&nested.join("png"))]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 /// Writes `files` into `dir` and runs a build of `input` over an existing output, which must fail
 /// with `expect` and leave the output as it was.
 fn bad_build(dir: &Path, files: &[(&str, &[u8])], input: &str, expect: &[&str]) {
