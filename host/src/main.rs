@@ -421,6 +421,10 @@ fn run(cli: Cli) -> Result<(), HostError> {
             };
             let (png_path, json_path) = (base.with_extension("png"), base.with_extension("json"));
             let image = png_path.file_name().and_then(|n| n.to_str()).unwrap_or("atlas.png").to_string();
+            let frames = ossicle_host::pack::frame_files(&folder)?;
+            let read: Vec<&Path> = frames.iter().map(PathBuf::as_path).collect();
+            output::refuse_input_as_output(&png_path, &read)?;
+            output::refuse_input_as_output(&json_path, &read)?;
             let (png, json) = ossicle_host::pack::pack_folder(&folder, &image)?;
             output::write_atomically(&png_path, &png)?;
             output::write_atomically(&json_path, &json)?;

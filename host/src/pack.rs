@@ -8,7 +8,17 @@ use crate::error::HostError;
 use crate::render::png_bytes;
 use crate::sources::pngseq;
 use serde_json::{json, Map, Value};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The files of folder `dir` that packing reads: its PNGs.
+pub fn frame_files(dir: &Path) -> Result<Vec<PathBuf>, HostError> {
+    let names = pngseq::list_dir(dir)?;
+    Ok(names
+        .into_iter()
+        .filter(|n| n.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")))
+        .map(|n| dir.join(n))
+        .collect())
+}
 
 /// The packed atlas of folder `dir`: `(png bytes, json bytes)`. `image` is the PNG's file name as
 /// the JSON's `meta.image` names it (relative to the JSON).

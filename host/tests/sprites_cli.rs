@@ -356,3 +356,20 @@ fn pack_writes_an_atlas_that_builds_the_same_sprite_as_its_folder() {
         assert_eq!(read_png(&d.join("a").join(&name)), read_png(&d.join("b").join(&name)), "frame {k}");
     }
 }
+
+#[test]
+fn pack_refuses_an_output_that_is_one_of_its_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let frames = dir.path().join("slime");
+    std::fs::create_dir(&frames).unwrap();
+    for k in 0..8 {
+        let name = format!("frame_{k}.png");
+        std::fs::copy(samples().join("slime").join(&name), frames.join(&name)).unwrap();
+    }
+    let frame0 = std::fs::read(frames.join("frame_0.png")).unwrap();
+    for out in [frames.join("frame_0.png"), frames.join("frame_0"), frames.join("frame_0.json")] {
+        assert_fails(&ossicle(&["pack", s(&frames), "-o", s(&out)]), &["frame_0.png", "the output is also an input"]);
+        assert_eq!(std::fs::read(frames.join("frame_0.png")).unwrap(), frame0, "pack -o {out:?} replaced a frame");
+        assert!(!frames.join("frame_0.json").exists(), "pack -o {out:?} wrote the JSON");
+    }
+}
