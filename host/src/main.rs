@@ -426,8 +426,7 @@ fn run(cli: Cli) -> Result<(), HostError> {
             output::refuse_input_as_output(&png_path, &read)?;
             output::refuse_input_as_output(&json_path, &read)?;
             let (png, json) = ossicle_host::pack::pack_folder(&folder, &image)?;
-            output::write_atomically(&png_path, &png)?;
-            output::write_atomically(&json_path, &json)?;
+            output::write_files_atomically(&[(&png_path, &png), (&json_path, &json)])?;
             eprintln!("wrote {} and {}", png_path.display(), json_path.display());
             Ok(())
         }

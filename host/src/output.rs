@@ -8,6 +8,24 @@ use std::path::Path;
 /// only after everything was written and synced. On any error the previous file (if any) is intact
 /// and no temporary file is left behind.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), HostError> {
+    write_files_atomically(&[(path, bytes)])
+}
+
+/// Writes several files as [`write_atomically`] writes one, all or none as far as the file system
+/// allows: every file is written and synced to its temporary file before the first is renamed into
+/// place, so an output that cannot be written (a missing folder, a directory in the way, a full disk)
+/// leaves every existing output untouched.
+pub fn write_files_atomically(files: &[(&Path, &[u8])]) -> Result<(), HostError> {
+    let staged = files.iter().map(|(path, bytes)| stage(path, bytes)).collect::<Result<Vec<_>, _>>()?;
+    for ((path, _), tmp) in files.iter().zip(staged) {
+        tmp.persist(path)
+            .map_err(|e| HostError::file(path, format!("cannot replace the output: {}", io_reason(&e.error))))?;
+    }
+    Ok(())
+}
+
+/// `bytes` written and synced to a temporary file beside `path`, with the permissions `path` will have.
+fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile, HostError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -32,9 +50,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), HostError> {
         let _ = tmp.as_file().set_permissions(perms);
     }
     tmp.as_file().sync_all().map_err(|e| HostError::file(path, format!("cannot write: {}", io_reason(&e))))?;
-    tmp.persist(path)
-        .map_err(|e| HostError::file(path, format!("cannot replace the output: {}", io_reason(&e.error))))?;
-    Ok(())
+    Ok(tmp)
 }
 
 /// Refuses an output path that names one of the command's input files (the same file through

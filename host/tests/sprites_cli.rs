@@ -373,3 +373,19 @@ fn pack_refuses_an_output_that_is_one_of_its_frames() {
         assert!(!frames.join("frame_0.json").exists(), "pack -o {out:?} wrote the JSON");
     }
 }
+
+#[test]
+fn pack_writes_neither_file_when_one_cannot_be_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The JSON's path is a directory: the PNG, written first, must not replace the old one.
+    std::fs::write(d.join("atlas.png"), b"previous").unwrap();
+    std::fs::create_dir(d.join("atlas.json")).unwrap();
+    assert_fails(
+        &ossicle(&["pack", s(&samples().join("slime")), "-o", s(&d.join("atlas"))]),
+        &["atlas.json", "output path is a directory"],
+    );
+    assert_eq!(std::fs::read(d.join("atlas.png")).unwrap(), b"previous", "the PNG was replaced");
+    let left: Vec<_> = std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 2, "temporary files left behind: {left:?}");
+}
