@@ -389,3 +389,35 @@ fn pack_writes_neither_file_when_one_cannot_be_written() {
     let left: Vec<_> = std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left.len(), 2, "temporary files left behind: {left:?}");
 }
+
+#[test]
+fn a_frame_time_too_short_for_the_encoding_is_refused_not_made_a_hold() {
+    // A stored frame time of 0 holds the frame (fps="0"); an fps so high, or a duration so short,
+    // that the time rounds to 0 must not silently become a hold.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let coin_png = std::fs::read(samples().join("coin/coin.png")).unwrap();
+    let xml = |anim: &str| {
+        format!(
+            r#"<animations name="c"><sheet image="coin.png" columns="3" rows="2" margin="1" spacing="2"/>{anim}</animations>"#
+        )
+        .into_bytes()
+    };
+    for (scalar, anim, expect) in [
+        ("q16", r#"<animation name="a" start="0" end="5" fps="1e300"/>"#, "frame time (1 / fps) 1e-300 s"),
+        ("f32", r#"<animation name="a" start="0" end="5" fps="1e300"/>"#, "frame time (1 / fps) 1e-300 s"),
+        ("q16", r#"<animation name="a" start="0" end="5" fps="200000"/>"#, "frame time (1 / fps) 5e-6 s"),
+        ("q16", r#"<animation name="a" frames="0,1" durations="0.1,0.000001"/>"#, "duration 1e-6 s"),
+    ] {
+        std::fs::write(d.join("coin.png"), &coin_png).unwrap();
+        std::fs::write(d.join("fast.anim.xml"), xml(anim)).unwrap();
+        let out = d.join("keep.osb");
+        std::fs::write(&out, b"previous").unwrap();
+        let o = ossicle(&["build", s(&d.join("fast.anim.xml")), "-o", s(&out), "--scalar", scalar]);
+        assert_fails(&o, &["fast.anim.xml:1:", "animation \"a\"", expect, "would round to 0"]);
+        assert_eq!(std::fs::read(&out).unwrap(), b"previous");
+    }
+    // fps="0" still holds, as documented.
+    std::fs::write(d.join("hold.anim.xml"), xml(r#"<animation name="a" start="0" end="5" fps="0"/>"#)).unwrap();
+    build(d, &[&d.join("hold.anim.xml")], &[]);
+}

@@ -22,7 +22,20 @@ fn err(a: &SpriteAnimation, reason: String) -> HostError {
 }
 
 fn time_word(a: &SpriteAnimation, encoding: ScalarEncoding, what: &str, v: f64) -> Result<u32, HostError> {
-    encoding.encode_f64(v).ok_or_else(|| err(a, format!("{what} {v} does not fit the {} encoding", encoding.name())))
+    let word = encoding
+        .encode_f64(v)
+        .ok_or_else(|| err(a, format!("{what} {v} does not fit the {} encoding", encoding.name())))?;
+    // A stored time of 0 holds the frame: a positive time must not round to it.
+    if v > 0.0 && encoding.decode_f64(word) == 0.0 {
+        return Err(err(
+            a,
+            format!(
+                "{what} {v:e} s is too short for the {} encoding: it would round to 0, which holds the frame",
+                encoding.name()
+            ),
+        ));
+    }
+    Ok(word)
 }
 
 /// Encodes `sprite`'s animations: `(records, words)`. Checks every frame index, the per-frame list
