@@ -141,6 +141,10 @@ fn unknown_source_type() {
     std::fs::write(&src, "a: 1").unwrap();
     let o = ossicle(&["build", src.to_str().unwrap(), "-o", dir.path().join("f.osb").to_str().unwrap()]);
     assert_fails(&o, &["x.yaml", "unknown source type", ".yaml"]);
+    // The list of what build reads names every kind, scenes too.
+    for kind in [".aseprite", "TexturePacker", ".anim.xml", "scenes (.xml", ".eva", ".evac", "Unity", "PNGs"] {
+        assert!(stderr(&o).contains(kind), "the list lacks {kind:?}: {}", stderr(&o));
+    }
 }
 
 #[test]

@@ -106,7 +106,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// What each kind of source is, for messages.
 pub const SUPPORTED: &str = "supported sources: Aseprite files (.aseprite, .ase), Aseprite JSON exports and \
 TexturePacker JSON sheets (.json with \"frames\"), ossicle test sources (.json with \"format\": \"ossicle-test/1\"), \
-animation sets (.anim.xml), EVA skeleton + clip text (.eva), EVAC skeletal clips (.evac), Unity AnimationClips (editor \
+animation sets (.anim.xml), scenes (.xml with a <scene> or <node> root), EVA skeleton + clip text (.eva), EVAC skeletal clips (.evac), Unity AnimationClips (editor \
 .anim YAML, or type-tree JSON dumps with m_MuscleClip) and folders of numbered PNGs";
 
 /// Parses source bytes that came from `path`: the file name chooses between Aseprite, EVA, XML and
