@@ -12,6 +12,14 @@ use std::path::Path;
 /// The most frames one play-through may show (a guard against absurd animations).
 pub const MAX_RENDERED_FRAMES: usize = 100_000;
 
+/// The most pixels one rendered frame may have (the sprite's canvas times the scale, squared):
+/// the limit of a decoded source image, checked before any frame is drawn.
+pub const MAX_RENDERED_FRAME_PIXELS: u64 = crate::sources::pngseq::MAX_IMAGE_PIXELS;
+
+/// The most pixels all frames of one render may have together (1 GiB of RGBA), checked before any
+/// frame is drawn.
+pub const MAX_RENDERED_PIXELS: u64 = 1 << 28;
+
 /// One frame shown during a play-through.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ShownFrame {
@@ -274,6 +282,20 @@ pub fn render_to(
     };
     let looping = sprite.section().animation(index as u32).is_some_and(|a| a.looping());
     let shown = play_through(&sprite, index).map_err(|e| HostError::file(blob, e))?;
+    let scale = u64::from(opts.scale.max(1));
+    let (w, h) = (u64::from(sprite.width()) * scale, u64::from(sprite.height()) * scale);
+    if w * h > MAX_RENDERED_FRAME_PIXELS || w * h * shown.len() as u64 > MAX_RENDERED_PIXELS {
+        return Err(HostError::file(
+            blob,
+            format!(
+                "sprite {sprite_name:?} is {}×{} pixels, {w}×{h} at scale {scale}, and {anim_name:?} shows {} frames: \
+                 over the {MAX_RENDERED_FRAME_PIXELS} pixels per frame and {MAX_RENDERED_PIXELS} pixels in all that render draws",
+                sprite.width(),
+                sprite.height(),
+                shown.len()
+            ),
+        ));
+    }
     let mut images = Vec::with_capacity(shown.len());
     for f in &shown {
         images.push(render_frame(&sprite, f.source, opts).map_err(|e| HostError::file(blob, e))?);

@@ -421,3 +421,25 @@ fn a_frame_time_too_short_for_the_encoding_is_refused_not_made_a_hold() {
     std::fs::write(d.join("hold.anim.xml"), xml(r#"<animation name="a" start="0" end="5" fps="0"/>"#)).unwrap();
     build(d, &[&d.join("hold.anim.xml")], &[]);
 }
+
+#[test]
+fn render_refuses_a_canvas_too_large_to_draw_before_allocating_it() {
+    // A TexturePacker sheet whose one 26×30 frame sits in a 32767×32767 canvas: a blob of a few
+    // hundred bytes whose frames would take terabytes at scale 16 (render aborted allocating them).
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(samples().join("knight/knight.png"), d.join("knight.png")).unwrap();
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(samples().join("knight/knight.json")).unwrap()).unwrap();
+    for f in doc["frames"].as_object_mut().unwrap().values_mut() {
+        f["sourceSize"] = serde_json::json!({ "w": 32767, "h": 32767 });
+    }
+    std::fs::write(d.join("huge.json"), doc.to_string()).unwrap();
+    let blob = build(d, &[&d.join("huge.json")], &[]);
+    for (out, scale) in [("x.gif", "16"), ("x", "1")] {
+        let out = d.join(out);
+        let o = ossicle(&["render", s(&blob), "--sprite", "huge", "--scale", scale, "--out", s(&out)]);
+        assert_fails(&o, &["s.osb", "sprite \"huge\" is 32767×32767 pixels", "over the 16777216 pixels per frame"]);
+        assert!(!out.exists());
+    }
+}
