@@ -419,7 +419,16 @@ fn run(cli: Cli) -> Result<(), HostError> {
                 Some("png" | "json") => output.with_extension(""),
                 _ => output,
             };
-            let (png_path, json_path) = (base.with_extension("png"), base.with_extension("json"));
+            // OUT's own extension, other than .png or .json, is kept: `-o sheet.v2` writes sheet.v2.png.
+            let Some(stem) = base.file_name().map(|n| n.to_os_string()) else {
+                return Err(HostError::file(&base, "names no file: OUT.png and OUT.json need a name OUT"));
+            };
+            let with_ext = |ext: &str| {
+                let mut name = stem.clone();
+                name.push(ext);
+                base.with_file_name(name)
+            };
+            let (png_path, json_path) = (with_ext(".png"), with_ext(".json"));
             let image = png_path.file_name().and_then(|n| n.to_str()).unwrap_or("atlas.png").to_string();
             let frames = ossicle_host::pack::frame_files(&folder)?;
             let read: Vec<&Path> = frames.iter().map(PathBuf::as_path).collect();

@@ -443,3 +443,30 @@ fn render_refuses_a_canvas_too_large_to_draw_before_allocating_it() {
         assert!(!out.exists());
     }
 }
+
+#[test]
+fn pack_drops_only_a_png_or_json_extension_from_its_output() {
+    // --help: "OUT.png and OUT.json (a `.png` or `.json` extension is dropped)"; any other extension
+    // is part of OUT (`-o sheet.v2` replaced an unrelated sheet.png and sheet.json).
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("sheet.png"), b"other atlas").unwrap();
+    std::fs::write(d.join("sheet.json"), b"other json").unwrap();
+    let o = ossicle(&["pack", s(&samples().join("slime")), "-o", s(&d.join("sheet.v2"))]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(d.join("sheet.v2.png").is_file() && d.join("sheet.v2.json").is_file());
+    assert_eq!(std::fs::read(d.join("sheet.png")).unwrap(), b"other atlas");
+    assert_eq!(std::fs::read(d.join("sheet.json")).unwrap(), b"other json");
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(d.join("sheet.v2.json")).unwrap()).unwrap();
+    assert_eq!(doc["meta"]["image"], "sheet.v2.png");
+    // A .png or .json extension is still dropped.
+    for out in ["a.png", "b.json", "c"] {
+        let o = ossicle(&["pack", s(&samples().join("slime")), "-o", s(&d.join(out))]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let stem = out.split('.').next().unwrap();
+        assert!(d.join(format!("{stem}.png")).is_file() && d.join(format!("{stem}.json")).is_file(), "{out}");
+    }
+    // An output that names no file is refused, not written as ..png.
+    let o = ossicle(&["pack", s(&samples().join("slime")), "-o", s(&d.join(".."))]);
+    assert_fails(&o, &["names no file"]);
+}
