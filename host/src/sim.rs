@@ -283,6 +283,22 @@ pub fn run(blob: &Path, bytes: &[u8], opts: &SimOptions) -> Result<(), HostError
     if sprite.section().animation_count() == 0 {
         return Err(HostError::file(blob, format!("sprite {:?} has no animations", opts.sprite)));
     }
+    // The window holds the scaled canvas: refused before the display is allocated, with
+    // `ossicle render`'s limit of one frame.
+    let scale = u64::from(opts.scale);
+    let (w, h) = (u64::from(sprite.width()) * scale, u64::from(sprite.height()) * scale);
+    if w * h > crate::render::MAX_RENDERED_FRAME_PIXELS {
+        return Err(HostError::file(
+            blob,
+            format!(
+                "sprite {:?} is {}×{} pixels, {w}×{h} at scale {scale}: over the {} pixels a window may show",
+                opts.sprite,
+                sprite.width(),
+                sprite.height(),
+                crate::render::MAX_RENDERED_FRAME_PIXELS
+            ),
+        ));
+    }
     let animation = match &opts.animation {
         Some(name) => find_animation(&asset, &sprite, blob, name)?,
         None => 0,
@@ -473,5 +489,29 @@ mod tests {
         assert_eq!(e.to_string(), "b.osb: sprite \"knight\" has no animation \"run\" (it has idle, walk, step_once)");
         let opts = SimOptions { sprite: "knight".into(), animation: None, scale: 0 };
         assert!(run(Path::new("b.osb"), &bytes, &opts).unwrap_err().reason.contains("--scale 0"));
+    }
+
+    #[test]
+    fn refuses_a_window_too_large_before_opening_it() {
+        // A TexturePacker sheet whose frames sit in a 32767×32767 canvas: a window of 4.3 G pixels
+        // at scale 2 (the display buffer alone would take 17 GB).
+        let dir = tempfile::tempdir().unwrap();
+        let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/sprites/knight");
+        std::fs::copy(samples.join("knight.png"), dir.path().join("knight.png")).unwrap();
+        let mut doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(samples.join("knight.json")).unwrap()).unwrap();
+        for f in doc["frames"].as_object_mut().unwrap().values_mut() {
+            f["sourceSize"] = serde_json::json!({ "w": 32767, "h": 32767 });
+        }
+        let json = dir.path().join("huge.json");
+        std::fs::write(&json, doc.to_string()).unwrap();
+        let project = crate::sources::load_sources(&[json]).unwrap();
+        let bytes = crate::write::write_blob(&project, ScalarEncoding::Q16_16).unwrap();
+        let opts = SimOptions { sprite: "huge".into(), animation: None, scale: 2 };
+        let e = run(Path::new("h.osb"), &bytes, &opts).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "h.osb: sprite \"huge\" is 32767×32767 pixels, 65534×65534 at scale 2: over the 16777216 pixels a window may show"
+        );
     }
 }
