@@ -667,6 +667,13 @@ fn trace_script_errors_name_the_line_and_keep_the_steps_before() {
     trace_fails(d, &blob, "update 0.1\napply Nope bob 0.5\n", 2, 1, &["no Animator node \"Nope\""]);
     trace_fails(d, &blob, "update 0.1\nset Brain grounded 1\n", 2, 1, &["\"grounded\"", "Bool"]);
     trace_fails(d, &blob, "update 0.1\nset Brain speed fast\n", 2, 1, &["\"fast\" is not a number"]);
+    // Numbers that are numbers, but out of range, say so (they were "not a number").
+    trace_fails(d, &blob, "update 0.1\nset Brain speed 1e40\n", 2, 1, &["\"1e40\" is too large", "3.4e38"]);
+    trace_fails(d, &blob, "update 1e300\n", 1, 0, &["\"1e300\" is too large"]);
+    for count in ["-1", "100001", "99999999999", "two"] {
+        let expect = format!("{count:?} is not a repeat count (a whole number from 0 to 100000)");
+        trace_fails(d, &blob, &format!("update 0.1\nupdate 0.1 {count}\n"), 2, 1, &[expect.as_str()]);
+    }
     trace_fails(d, &blob, "update 0.1\nset Brain jump 1\n", 2, 1, &["\"jump\"", "Trigger"]);
     trace_fails(d, &blob, "update 0.1\ntrigger Brain speed\n", 2, 1, &["\"speed\"", "Float"]);
     trace_fails(d, &blob, "update 0.1\nsprite Hero fly\n", 2, 1, &["no animation \"fly\""]);

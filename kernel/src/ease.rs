@@ -552,6 +552,20 @@ fn split_direction_family(s: &[u8]) -> Option<(usize, usize)> {
 /// significant digits fit 17 decimal digits and the exponent is moderate; extra digits are dropped
 /// (an error below 1e-17 relative). Numbers beyond `±1e38` are refused.
 pub(crate) fn parse_decimal(b: &[u8]) -> Option<f32> {
+    parse_decimal_checked(b).ok()
+}
+
+/// Why [`parse_decimal_checked`] refused a word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DecimalError {
+    /// The word is not a decimal number.
+    Syntax,
+    /// The word is a decimal number beyond `f32`'s range.
+    Range,
+}
+
+/// [`parse_decimal`], saying whether a refused word is not a decimal or one beyond `f32`'s range.
+pub(crate) fn parse_decimal_checked(b: &[u8]) -> Result<f32, DecimalError> {
     let mut i = 0usize;
     let negative = match b.first() {
         Some(b'-') => {
@@ -587,7 +601,7 @@ pub(crate) fn parse_decimal(b: &[u8]) -> Option<f32> {
         i += 1;
     }
     if digits == 0 {
-        return None;
+        return Err(DecimalError::Syntax);
     }
     if matches!(b.get(i), Some(b'e' | b'E')) {
         i += 1;
@@ -613,17 +627,17 @@ pub(crate) fn parse_decimal(b: &[u8]) -> Option<f32> {
             i += 1;
         }
         if exp_digits == 0 {
-            return None;
+            return Err(DecimalError::Syntax);
         }
         exp10 = exp10.saturating_add(if exp_negative { -e } else { e });
     }
     if i != b.len() {
-        return None;
+        return Err(DecimalError::Syntax);
     }
     let magnitude = if mantissa == 0 {
         0.0
     } else if exp10 > 60 {
-        return None;
+        return Err(DecimalError::Range);
     } else if exp10 < -400 {
         0.0
     } else {
@@ -646,10 +660,10 @@ pub(crate) fn parse_decimal(b: &[u8]) -> Option<f32> {
         v
     };
     if magnitude > f64::from(f32::MAX) {
-        return None;
+        return Err(DecimalError::Range);
     }
     let v = magnitude as f32;
-    Some(if negative { -v } else { v })
+    Ok(if negative { -v } else { v })
 }
 
 /// Parses `(x1, y1, x2, y2)`.
@@ -1049,6 +1063,14 @@ mod tests {
             assert_eq!(parse_decimal(bad.as_bytes()), None, "{bad:?}");
         }
         assert_eq!(parse_decimal(b"1e-99999999999"), Some(0.0));
+        // Why a word is refused: not a decimal, or a decimal beyond f32's range (3.4e38).
+        for big in ["1e99999999999", "1e39", "-3.5e38", "340282360000000000000000000000000000001"] {
+            assert_eq!(parse_decimal_checked(big.as_bytes()), Err(DecimalError::Range), "{big:?}");
+        }
+        for bad in ["", "-", "e5", "1e", "1.2.3", "inf", "NaN", "1 "] {
+            assert_eq!(parse_decimal_checked(bad.as_bytes()), Err(DecimalError::Syntax), "{bad:?}");
+        }
+        assert_eq!(parse_decimal_checked(b"-3.4e38"), Ok(-3.4e38));
     }
 
     #[test]

@@ -39,6 +39,10 @@ pub enum TraceErrorKind<'s> {
     Usage(&'static str),
     /// A word that should be a number is not one.
     BadNumber(&'s str),
+    /// A number too large in magnitude for an `f32` (the script's numbers are read as `f32`s).
+    NumberTooLarge(&'s str),
+    /// The repeat count of `update DT N` is not a whole number from 0 to [`MAX_REPEAT`].
+    BadCount(&'s str),
     /// No Animator node has this name or path.
     NoAnimator(&'s str),
     /// No StateMachine node has this name or path.
@@ -85,6 +89,12 @@ impl fmt::Display for TraceError<'_> {
             ),
             TraceErrorKind::Usage(u) => write!(f, "usage: {u}"),
             TraceErrorKind::BadNumber(w) => write!(f, "{w:?} is not a number"),
+            TraceErrorKind::NumberTooLarge(w) => {
+                write!(f, "{w:?} is too large: the script's numbers are f32s, at most about 3.4e38 in magnitude")
+            }
+            TraceErrorKind::BadCount(c) => {
+                write!(f, "{c:?} is not a repeat count (a whole number from 0 to {MAX_REPEAT})")
+            }
             TraceErrorKind::NoAnimator(n) => write!(f, "no Animator node {n:?} (a unique node name or a /path)"),
             TraceErrorKind::NoMachine(n) => write!(f, "no StateMachine node {n:?} (a unique node name or a /path)"),
             TraceErrorKind::NoSprite(n) => write!(f, "no AnimatedSprite node with a sprite called {n:?}"),
@@ -135,8 +145,12 @@ impl<'s> Words<'s> {
 }
 
 /// Parses a decimal number the way the ease parser does (no panicking paths).
-fn number<S: Scalar>(w: &str) -> Option<S> {
-    crate::ease::parse_decimal(w.as_bytes()).filter(|v| v.is_finite()).map(S::from_f32)
+fn number<S: Scalar>(w: &str) -> Result<S, TraceErrorKind<'_>> {
+    match crate::ease::parse_decimal_checked(w.as_bytes()) {
+        Ok(v) => Ok(S::from_f32(v)),
+        Err(crate::ease::DecimalError::Range) => Err(TraceErrorKind::NumberTooLarge(w)),
+        Err(crate::ease::DecimalError::Syntax) => Err(TraceErrorKind::BadNumber(w)),
+    }
 }
 
 /// Writes the characters of `s` escaped for the inside of a JSON string.
@@ -373,7 +387,7 @@ impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize, const M:
         }
         let n = w.len;
         let usage = |u: &'static str| err(TraceErrorKind::Usage(u));
-        let num = |s: &'s str| number::<S>(s).ok_or(err(TraceErrorKind::BadNumber(s)));
+        let num = |s: &'s str| number::<S>(s).map_err(err);
         let mut q: EventQueue<MAX_EVENTS_PER_STEP> = EventQueue::new();
         match w.get(0) {
             "update" => {
@@ -383,7 +397,7 @@ impl<'r, 'a, S: Scalar, const N: usize, const C: usize, const P: usize, const M:
                 let dt = num(w.get(1))?;
                 let count = if n == 3 {
                     let c = w.get(2);
-                    c.parse::<u32>().ok().filter(|&c| c <= MAX_REPEAT).ok_or(err(TraceErrorKind::BadNumber(c)))?
+                    c.parse::<u32>().ok().filter(|&c| c <= MAX_REPEAT).ok_or(err(TraceErrorKind::BadCount(c)))?
                 } else {
                     1
                 };

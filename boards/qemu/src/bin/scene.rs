@@ -85,6 +85,8 @@ fn kind_name(kind: &TraceErrorKind<'_>) -> &'static [u8] {
         TraceErrorKind::UnknownCommand(_) => b"unknown command",
         TraceErrorKind::Usage(_) => b"usage",
         TraceErrorKind::BadNumber(_) => b"bad number",
+        TraceErrorKind::NumberTooLarge(_) => b"number too large",
+        TraceErrorKind::BadCount(_) => b"bad repeat count",
         TraceErrorKind::NoAnimator(_) => b"no such Animator",
         TraceErrorKind::NoMachine(_) => b"no such StateMachine",
         TraceErrorKind::NoSprite(_) => b"no such sprite",
