@@ -607,6 +607,27 @@ fn building_an_evac_with_a_negative_sample_rate_names_the_file_and_clip() {
     ossicle_host::write::write_blob(&project, ossicle_format::ScalarEncoding::F32).unwrap();
 }
 
+#[test]
+fn building_an_evac_with_a_zero_or_tiny_duration_says_which() {
+    // EVAC reads a duration of 0 (keys at 0 only), but a blob's clip needs a positive one: the
+    // build says the duration is not positive, and for a positive one too short for the encoding
+    // that it rounds to 0 there (it said "rounds to 0" for 0 too).
+    let evac = |duration: f32| {
+        let bytes =
+            W::header(1, duration, 30.0, 1, "idle").str("hip").u32(1).key(0.0, &[1.0, 2.0, 3.0]).u32(0).u32(0).0;
+        let mut project = evac::parse(Path::new("idle.evac"), &bytes).unwrap();
+        project.skeletons.push(skeleton(&["hip"]));
+        project
+    };
+    for encoding in [ossicle_format::ScalarEncoding::F32, ossicle_format::ScalarEncoding::Q16_16] {
+        let e = ossicle_host::write::write_blob(&evac(0.0), encoding).unwrap_err();
+        assert!(e.reason.contains("clip \"idle\"") && e.reason.contains("the duration 0 s is not positive"), "{e}");
+    }
+    let e = ossicle_host::write::write_blob(&evac(1e-6), ossicle_format::ScalarEncoding::Q16_16).unwrap_err();
+    assert!(e.reason.contains("rounds to 0 in the q16 encoding"), "{e}");
+    ossicle_host::write::write_blob(&evac(1e-6), ossicle_format::ScalarEncoding::F32).unwrap();
+}
+
 // ---- binding to a skeleton ----
 
 fn skeleton(names: &[&str]) -> SkeletonIr {

@@ -280,6 +280,9 @@ pub fn encode_skel_clip(
         })
     };
     let duration = word(clip.duration, &|| "the duration".into())?;
+    if clip.duration <= 0.0 {
+        return Err(err(format!("the duration {} s is not positive", clip.duration)));
+    }
     if encoding.decode_f64(duration) <= 0.0 {
         return Err(err(format!("the duration {} s rounds to 0 in the {} encoding", clip.duration, encoding.name())));
     }
