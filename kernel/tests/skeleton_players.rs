@@ -495,6 +495,34 @@ fn events_non_looping_backward<S: Scalar>() {
     assert_eq!(names(&mut q), [B]);
 }
 
+/// Events at one time crossed backwards come in descending index order even when the interval is
+/// a single point: the first update after a `play` at 0 with the speed turned negative covers
+/// `[0, 0]` (a non-looping clip stays at 0; a looping one then wraps to `[0.75, 1]`).
+fn events_backward_at_a_single_time_descend<S: Scalar>() {
+    let (parents, rest) = one_bone::<S>();
+    let skel = SliceSkeleton::new(&parents, &rest).unwrap();
+    const A2: u16 = 20; // at 0, after A
+    const D2: u16 = 23; // at 1, after D
+    let events = [ev::<S>(0.0, A), ev(0.0, A2), ev(0.5, C), ev(1.0, D), ev(1.0, D2)];
+    for looping in [false, true] {
+        let clips = [SliceSkelClip { duration: S::ONE, looping, tracks: &[], events: &events }];
+        let rig = Rig::new(&skel, &clips);
+        let mut p: AnimPlayer<S, Transform3<S>, 1> = AnimPlayer::new(0);
+        let mut q = Q::<S>::new();
+        p.play(&clips, 0).unwrap();
+        assert_eq!(p.current(), Some((0, S::ZERO)));
+        p.set_speed(S::NEG_ONE);
+        p.update(&rig, s(0.25), &mut q).unwrap();
+        if looping {
+            assert_eq!(names(&mut q), [A2, A, D2, D]);
+            assert_eq!(p.current(), Some((0, s(0.75))));
+        } else {
+            assert_eq!(names(&mut q), [A2, A]);
+            assert_eq!(p.current(), Some((0, S::ZERO)));
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Blend spaces
 
@@ -1095,6 +1123,7 @@ both!(
     crossfade,
     crossfade_2d_and_refade,
     events_non_looping_backward,
+    events_backward_at_a_single_time_descend,
     blend_space_1d,
     blend_space_2d,
     sync_phase,

@@ -136,7 +136,7 @@ impl<S: Scalar> Step<S> {
     ) {
         for piece in self.pieces().into_iter().flatten() {
             for _ in 0..piece.repeat.min(MAX_FULL_PASSES_PER_UPDATE) {
-                emit_piece(clip, piece, player, clip_id, events);
+                emit_piece(clip, piece, self.forward, player, clip_id, events);
             }
         }
         if self.ended {
@@ -168,10 +168,12 @@ impl<S: Scalar> Step<S> {
     }
 }
 
-/// Pushes the events of one piece, in the direction of travel.
+/// Pushes the events of one piece, in the direction of travel (`forward`: ascending, else
+/// descending; a piece of a single time, `from == to`, takes the step's direction too).
 fn emit_piece<S: Scalar, C: SkelClipSource<S>, const Q: usize>(
     clip: &C,
     piece: Piece<S>,
+    forward: bool,
     player: u16,
     clip_id: u16,
     events: &mut EventQueue<Q, SkelEvent<S>>,
@@ -180,7 +182,7 @@ fn emit_piece<S: Scalar, C: SkelClipSource<S>, const Q: usize>(
     let push = |events: &mut EventQueue<Q, SkelEvent<S>>, event: ClipEvent<S>| {
         events.push(SkelEvent::Clip { player, clip: clip_id, event });
     };
-    if piece.from <= piece.to {
+    if forward {
         // Ascending: the first event at or after `from` (after, when `from` is excluded).
         let first = partition(clip, n, |t| if piece.incl_from { t < piece.from } else { t <= piece.from });
         for i in first..n {
