@@ -334,6 +334,41 @@ fn root_motion_3d<S: Scalar>() {
     assert_eq!(p.evaluate(&rig, &mut pose), Err(PlayerError::NoSuchBone { bone: 2 }));
 }
 
+/// A root bone whose rest rotation is not of unit length (and not keyed) turns by nothing, and the
+/// reported rotation is a unit quaternion, also over an update that wraps a short loop many
+/// times: the per-loop delta `R · R⁻¹` is the identity only once normalised (`R · conj(R)` is
+/// `|R|²`, and with components near 1e20 the product overflows f32 at once), and raised to the
+/// number of loops by repeated squaring it left the f32 range (NaN).
+fn root_motion_of_a_non_unit_rest_rotation_is_a_unit_rotation<S: Scalar>() {
+    for (z, w) in [(2.0, 4.0), (-1e20, 1e20)] {
+        let parents = [u16::MAX];
+        let rot = Quat::from_xyzw(S::ZERO, S::ZERO, s(z), s(w));
+        let rest = [Transform3::new(Vec3::ZERO, rot, Vec3::ONE)];
+        let skel = SliceSkeleton::new(&parents, &rest).unwrap();
+        let len = 1.0 / 256.0;
+        let times = [S::ZERO, s(len)];
+        let xs = [S::ZERO, S::ZERO, S::ZERO, S::ONE, S::ZERO, S::ZERO];
+        let tracks = [SliceTrack { channels: [Some(lin(&times, &xs)), None, None] }];
+        let clips = [SliceSkelClip { duration: s(len), looping: true, tracks: &tracks, events: &[] }];
+        let rig = Rig::new(&skel, &clips);
+        let mut q = Q::<S>::new();
+        // A quarter loop (no wrap), 2.5 loops, and 256,000 loops.
+        for dt in [len / 4.0, 2.5 * len, 1000.0] {
+            let mut p: AnimPlayer<S, Transform3<S>, 1> = AnimPlayer::new(0);
+            p.set_root_motion(Some(RootMotionSettings { bone: 0, remove: false }));
+            p.play(&clips, 0).unwrap();
+            let m = p.update(&rig, s(dt), &mut q).unwrap();
+            let r = m.rotation;
+            let t = 4.0 * tol::<S>();
+            close(r.x, 0.0, t);
+            close(r.y, 0.0, t);
+            close(r.z, 0.0, t);
+            close(r.w, 1.0, t);
+            assert!(m.translation.x.to_f64().is_finite(), "dt {dt}: translation {:?}", m.translation);
+        }
+    }
+}
+
 fn root_motion_2d<S: Scalar>() {
     // 2D: the root moves (0, 0) → (8, −4) and turns 0 → 1 rad over a 2 s loop (angles lerp).
     let parents = [u16::MAX];
@@ -1119,6 +1154,7 @@ both!(
     events_backward,
     events_non_looping_seek_and_pause,
     root_motion_3d,
+    root_motion_of_a_non_unit_rest_rotation_is_a_unit_rotation,
     root_motion_2d,
     crossfade,
     crossfade_2d_and_refade,

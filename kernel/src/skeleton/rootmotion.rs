@@ -24,7 +24,10 @@ pub trait MotionJoint<S: Scalar>: Joint<S> {
     /// No motion.
     const NO_MOTION: Self::Delta;
     /// The motion from pose `from` to pose `to` of the same bone: translation `to − from`,
-    /// rotation `to · from⁻¹` (2D: angle `to − from`).
+    /// rotation `to · from⁻¹` (2D: angle `to − from`). 3D: both rotations are normalised first,
+    /// so the delta is a unit quaternion even when a pose's rotation is not of unit length (a
+    /// rest pose given so, of any finite size): deltas chained and raised to a loop count stay in
+    /// range.
     fn motion(from: Self, to: Self) -> Self::Delta;
     /// `first` followed by `then`: translations add, rotations compose (`then · first`).
     fn chain(first: Self::Delta, then: Self::Delta) -> Self::Delta;
@@ -79,7 +82,7 @@ impl<S: Scalar> MotionJoint<S> for Transform3<S> {
     fn motion(from: Self, to: Self) -> RootMotion3<S> {
         RootMotion3 {
             translation: to.translation.sub(from.translation),
-            rotation: to.rotation.mul(from.rotation.conjugate()),
+            rotation: to.rotation.normalize().mul(from.rotation.normalize().conjugate()),
         }
     }
     fn chain(first: RootMotion3<S>, then: RootMotion3<S>) -> RootMotion3<S> {
