@@ -369,6 +369,29 @@ fn root_motion_of_a_non_unit_rest_rotation_is_a_unit_rotation<S: Scalar>() {
     }
 }
 
+/// An update that wraps a looping clip as often as a `u32` counts (a `dt` of `S::MAX`) reports a
+/// finite root motion with a unit rotation: the per-loop rotation raised to that power by
+/// repeated squaring must not let rounding (a product a little off unit length, squared 31 times)
+/// grow out of range (it gave NaN in f32).
+fn root_motion_over_a_huge_number_of_loops_is_a_unit_rotation<S: Scalar>() {
+    let (parents, rest) = one_bone::<S>();
+    let skel = SliceSkeleton::new(&parents, &rest).unwrap();
+    let times = [S::ZERO, s(6.0)];
+    let a = Quat::from_xyzw(s(2.0), s(-4.0), s(-4.0), s(3.25)).normalize();
+    let rots = [a.x, a.y, a.z, a.w, S::HALF, S::HALF, S::HALF, S::HALF];
+    let tracks = [SliceTrack { channels: [None, Some(lin(&times, &rots)), None] }];
+    let clips = [SliceSkelClip { duration: s(15.94140625), looping: true, tracks: &tracks, events: &[] }];
+    let rig = Rig::new(&skel, &clips);
+    let mut q = Q::<S>::new();
+    let mut p: AnimPlayer<S, Transform3<S>, 1> = AnimPlayer::new(0);
+    p.set_root_motion(Some(RootMotionSettings { bone: 0, remove: false }));
+    p.play(&clips, 0).unwrap();
+    p.update(&rig, s(0.001), &mut q).unwrap();
+    let r = p.update(&rig, S::MAX, &mut q).unwrap().rotation;
+    let len = [r.x, r.y, r.z, r.w].iter().map(|c| c.to_f64() * c.to_f64()).sum::<f64>().sqrt();
+    assert!((len - 1.0).abs() <= 4.0 * tol::<S>(), "rotation {r:?}");
+}
+
 fn root_motion_2d<S: Scalar>() {
     // 2D: the root moves (0, 0) → (8, −4) and turns 0 → 1 rad over a 2 s loop (angles lerp).
     let parents = [u16::MAX];
@@ -1155,6 +1178,7 @@ both!(
     events_non_looping_seek_and_pause,
     root_motion_3d,
     root_motion_of_a_non_unit_rest_rotation_is_a_unit_rotation,
+    root_motion_over_a_huge_number_of_loops_is_a_unit_rotation,
     root_motion_2d,
     crossfade,
     crossfade_2d_and_refade,

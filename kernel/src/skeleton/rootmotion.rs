@@ -31,16 +31,18 @@ pub trait MotionJoint<S: Scalar>: Joint<S> {
     fn motion(from: Self, to: Self) -> Self::Delta;
     /// `first` followed by `then`: translations add, rotations compose (`then · first`).
     fn chain(first: Self::Delta, then: Self::Delta) -> Self::Delta;
-    /// `d` repeated `n` times (translation `n·d`, rotation `dⁿ` by repeated squaring).
+    /// `d` repeated `n` times (translation `n·d`, rotation `dⁿ` by repeated squaring, each product
+    /// [`tidy`](Self::tidy)-ed: rounding leaves a product a little off unit length, and squared
+    /// up to 31 times that error would grow out of range).
     fn repeat(d: Self::Delta, n: u32) -> Self::Delta {
         let (mut acc, mut pow, mut n) = (Self::NO_MOTION, d, n);
         while n > 0 {
             if n & 1 == 1 {
-                acc = Self::chain(acc, pow);
+                acc = Self::tidy(Self::chain(acc, pow));
             }
             n >>= 1;
             if n > 0 {
-                pow = Self::chain(pow, pow);
+                pow = Self::tidy(Self::chain(pow, pow));
             }
         }
         acc
