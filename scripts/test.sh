@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every check of the project: formatting, lints, rustdoc, unit and conformance tests, the
-# no_std cross-builds of the kernel (with and without optional features), the fuzz targets' build,
+# no_std cross-builds of the kernel (with and without optional features), the fuzz targets' build and lints,
 # a cross-check of the SoA jobs against ozz-animation-rs (peers/ozz-rs, on a pinned nightly), and
 # the QEMU firmware runs with their checksum comparison against the host.
 #
@@ -93,8 +93,8 @@ if grep -rn 'extern crate alloc' kernel/src formats/src; then
   exit 1
 fi
 
-step "fuzz targets build"
-cargo check --manifest-path fuzz/Cargo.toml --quiet
+step "fuzz targets build (clippy-clean)"
+cargo clippy --manifest-path fuzz/Cargo.toml --all-targets --quiet -- -D warnings
 
 step "peer cross-check: ossicle's sampling, SoA blend, local-to-model and frame against ozz-animation-rs (pinned nightly)"
 # An independent implementation of the same jobs (a Rust port of ozz-animation's runtime) on the

@@ -38,36 +38,12 @@ use ossicle::skeleton::{
     RootMotionSettings, RotationInterp, SkelEvent, SliceSkelClip, SliceSkeleton, SliceTrack, SyncMarker, SyncPhase,
 };
 use ossicle::{Scalar, Q16};
+use ossicle_fuzz::Words;
 
 /// The players' capacity (skeletons have 1 to 5 bones, so some are too big).
 const N: usize = 4;
 /// The event queue's capacity: more than two clips' events over the capped passes of one update.
 const Q: usize = 512;
-
-/// The input as a stream of bytes and words (zeros once it runs out).
-struct Words<'a>(&'a [u8]);
-
-impl Words<'_> {
-    fn next(&mut self) -> u32 {
-        let mut b = [0u8; 4];
-        let n = self.0.len().min(4);
-        b[..n].copy_from_slice(&self.0[..n]);
-        self.0 = &self.0[n..];
-        u32::from_le_bytes(b)
-    }
-    fn byte(&mut self) -> u8 {
-        match self.0.split_first() {
-            Some((b, rest)) => {
-                self.0 = rest;
-                *b
-            }
-            None => 0,
-        }
-    }
-    fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
 
 fn finite<S: Scalar>(v: S) -> bool {
     v.to_f64().is_finite()
@@ -80,13 +56,13 @@ fn special<S: Scalar>(w: &mut Words<'_>) -> S {
     match sel % 12 {
         0 => S::ZERO,
         1 => S::from_ratio(i32::from(w.byte() % 64) + 1, 64),
-        2 => S::from_ratio((w.next() % 8001) as i32 - 4000, 1000),
+        2 => S::from_ratio((w.word() % 8001) as i32 - 4000, 1000),
         3 => S::from_ratio(-(i32::from(w.byte() % 64) + 1), 64),
         4 => S::from_i32(if sel & 0x80 != 0 { -1_000_000 } else { 1_000_000 }),
         5 => S::MAX,
         6 => S::MIN,
         7 => S::EPSILON,
-        8 => S::from_blob_bits(w.next()),
+        8 => S::from_blob_bits(w.word()),
         9 => {
             // Q16.16 gets the saturating conversions of the same values.
             let v = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0, 1e-30, 3.4e38, -3.4e38, 1e-3];
@@ -119,7 +95,7 @@ struct ClipData<S> {
 
 fn channel_value<S: Scalar>(w: &mut Words<'_>, kind: usize, width: usize, wild: bool, out: &mut Vec<S>) {
     let mut v: Vec<S> = (0..width)
-        .map(|_| if wild && w.byte() % 8 == 0 { S::from_blob_bits(w.next()) } else { moderate(w, 16) })
+        .map(|_| if wild && w.byte().is_multiple_of(8) { S::from_blob_bits(w.word()) } else { moderate(w, 16) })
         .collect();
     if kind == 1 && width == 4 && v.iter().all(|&x| x == S::ZERO) {
         v[3] = S::ONE;
@@ -134,7 +110,7 @@ fn duration<S: Scalar>(w: &mut Words<'_>) -> S {
         7 => S::from_i32(100_000),
         8 => S::ZERO,
         9 => S::from_ratio(-1, 2),
-        10 => S::from_blob_bits(w.next()),
+        10 => S::from_blob_bits(w.word()),
         _ => S::from_ratio(1, 3),
     }
 }
@@ -149,7 +125,7 @@ fn clip_data<S: Scalar, J: Probe<S>>(w: &mut Words<'_>, bones: usize, wild: bool
         let mut track: [Option<Chan<S>>; 3] = [None, None, None];
         for (c, slot) in track.iter_mut().enumerate() {
             let b = w.byte();
-            if b % 3 == 0 {
+            if b.is_multiple_of(3) {
                 continue;
             }
             let interpolation = match (b >> 2) % 3 {
@@ -436,7 +412,7 @@ fn run<S: Scalar, J: Probe<S>>(data: &[u8]) {
                 looping_override = [None, Some(true), Some(false)][usize::from(w.byte() % 3)];
                 player.set_looping(looping_override);
             }
-            8 | 9 | 10 => {
+            8..=10 => {
                 let dt: S = special(&mut w);
                 let before = (player.current(), player.outgoing(), player.is_paused());
                 let r = player.update(&rig, dt, &mut q);
@@ -551,7 +527,7 @@ fn run<S: Scalar, J: Probe<S>>(data: &[u8]) {
                         v = match b % 8 {
                             0 => v,
                             1 => v.sub(S::ONE),
-                            2 => S::from_blob_bits(w.next()),
+                            2 => S::from_blob_bits(w.word()),
                             _ => v.add(S::from_ratio(i32::from(b), 64)),
                         };
                         p

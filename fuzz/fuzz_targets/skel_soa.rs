@@ -17,35 +17,14 @@ use ossicle::skeleton::{
     SoaTransform3,
 };
 use ossicle::{Scalar, Q16};
-
-/// The input as a stream of words (zeros once it runs out).
-struct Words<'a>(&'a [u8]);
-
-impl Words<'_> {
-    fn next(&mut self) -> u32 {
-        let mut b = [0u8; 4];
-        let n = self.0.len().min(4);
-        b[..n].copy_from_slice(&self.0[..n]);
-        self.0 = &self.0[n..];
-        u32::from_le_bytes(b)
-    }
-    fn byte(&mut self) -> u8 {
-        match self.0.split_first() {
-            Some((b, rest)) => {
-                self.0 = rest;
-                *b
-            }
-            None => 0,
-        }
-    }
-}
+use ossicle_fuzz::Words;
 
 /// A scalar from a word: most of the time a value near the animation range, sometimes the raw
 /// word (any f32 bit pattern, any Q16.16).
 fn scalar<S: Scalar>(w: &mut Words<'_>) -> S {
-    let x = w.next();
+    let x = w.word();
     match x & 3 {
-        0 => S::from_blob_bits(w.next()),
+        0 => S::from_blob_bits(w.word()),
         _ => S::from_ratio((x >> 2) as i32 % 4001 - 2000, 1000),
     }
 }
@@ -60,7 +39,7 @@ fn words<S: Scalar>(j: &Transform3<S>) -> [u32; 10] {
     let (t, r, s) = (j.translation, j.rotation, j.scale);
     [t.x, t.y, t.z, r.x, r.y, r.z, r.w, s.x, s.y, s.z].map(|v| {
         let b = v.to_blob_bits();
-        if v != v {
+        if v.to_f64().is_nan() {
             0x7FC0_0000
         } else {
             b
@@ -73,7 +52,7 @@ fn run<S: Scalar>(w: &mut Words<'_>) {
     let parents: Vec<u16> = (0..bones)
         .map(|i| {
             let p = w.byte();
-            if i == 0 || p % 5 == 0 {
+            if i == 0 || p.is_multiple_of(5) {
                 u16::MAX
             } else {
                 u16::from(p) % i as u16
@@ -103,7 +82,7 @@ fn run<S: Scalar>(w: &mut Words<'_>) {
             g
         })
         .collect();
-    let mask = |k: usize| if masked && k % 2 == 0 { Some(&masks[k][..]) } else { None };
+    let mask = |k: usize| if masked && k.is_multiple_of(2) { Some(&masks[k][..]) } else { None };
     let aos_layer = |k: usize| BlendLayer { pose: &poses[k][..], weight: weights[k], mask: mask(k) };
     let soa_layer = |k: usize| BlendLayer { pose: &soa[k][..], weight: weights[k], mask: mask(k) };
     let aos_layers: Vec<_> = (0..layers).map(aos_layer).collect();
@@ -152,7 +131,7 @@ fn run<S: Scalar>(w: &mut Words<'_>) {
     let a = l2m.run(&local, &mut model);
     let b = l2m.run(&local, &mut padded);
     assert_eq!(a, b, "both outputs accept the same inputs");
-    let word = |v: S| if v != v { 0x7FC0_0000 } else { v.to_blob_bits() };
+    let word = |v: S| if v.to_f64().is_nan() { 0x7FC0_0000 } else { v.to_blob_bits() };
     for (i, (m, p)) in model.iter().zip(&padded).enumerate() {
         let (want, got) = (Affine3A::from(*m).to_cols_array().map(word), p.to_cols_array().map(word));
         assert_eq!(want, got, "bone {i}: {m:?} vs {p:?}");
