@@ -17,8 +17,8 @@ use ossicle::event::EventQueue;
 use ossicle::math::{Quat, Transform2, Transform3, Vec2, Vec3};
 use ossicle::skeleton::{
     collect_markers, sync_time, AnimPlayer, BlendSpace1D, BlendSpace2D, BlendSpaceError, ChannelData, ClipEvent,
-    Interpolation, JobError, MarkerTrack, OneShot, PlayerError, Rig, RootMotionSettings, SkelEvent, SliceSkelClip,
-    SliceSkeleton, SliceTrack, SyncMarker, SyncPhase, MAX_FULL_PASSES_PER_UPDATE,
+    Interpolation, JobError, MarkerTrack, OneShot, PlayerError, Rig, RootMotionSettings, RotationInterp, SkelEvent,
+    SliceSkelClip, SliceSkeleton, SliceTrack, SyncMarker, SyncPhase, MAX_FULL_PASSES_PER_UPDATE,
 };
 use ossicle::{Scalar, Q16};
 
@@ -390,6 +390,54 @@ fn root_motion_over_a_huge_number_of_loops_is_a_unit_rotation<S: Scalar>() {
     let r = p.update(&rig, S::MAX, &mut q).unwrap().rotation;
     let len = [r.x, r.y, r.z, r.w].iter().map(|c| c.to_f64() * c.to_f64()).sum::<f64>().sqrt();
     assert!((len - 1.0).abs() <= 4.0 * tol::<S>(), "rotation {r:?}");
+}
+
+/// Rotation keys far off unit length (each a rotation times a factor near the top of the scalar's
+/// range), played with slerp: halfway between the keys the pose is the rotations' midpoint, and at
+/// the fastest speed there is the root motion is a unit quaternion and the pose finite. Slerp took
+/// the keys' dot product as the cosine of their angle, and with components near 3e38 it overflowed
+/// f32 (inf − inf: NaN pose and root motion; found by fuzz skel_player).
+fn slerp_of_keys_off_unit_length_is_a_unit_rotation<S: Scalar>() {
+    let (parents, rest) = one_bone::<S>();
+    let skel = SliceSkeleton::new(&parents, &rest).unwrap();
+    let k = if S::ENCODING == ossicle::scalar::ScalarEncoding::F32 { 2.98e38 } else { 16000.0 };
+    let a = Quat::<S>::from_xyzw(s(0.0), s(-0.99), s(0.1), s(-0.1)).normalize();
+    let b = Quat::<S>::from_xyzw(s(0.1), s(-0.1), s(-0.99), s(0.1)).normalize();
+    let big = |q: Quat<S>| [q.x, q.y, q.z, q.w].map(|c| c.mul(s(k)));
+    let (ka, kb) = (big(a), big(b));
+    let times = [s(1.0), s(6.0)];
+    let rots = [ka[0], ka[1], ka[2], ka[3], kb[0], kb[1], kb[2], kb[3]];
+    let tracks = [SliceTrack { channels: [None, Some(lin(&times, &rots)), None] }];
+    let clips = [SliceSkelClip { duration: s(16.0), looping: true, tracks: &tracks, events: &[] }];
+    let rig = Rig::new(&skel, &clips);
+    let unit = |r: Quat<S>, what: &str| {
+        let len = [r.x, r.y, r.z, r.w].iter().map(|c| c.to_f64() * c.to_f64()).sum::<f64>().sqrt();
+        assert!((len - 1.0).abs() <= 4.0 * tol::<S>(), "{what}: {r:?}");
+    };
+    let mut q = Q::<S>::new();
+    let mut p: AnimPlayer<S, Transform3<S>, 1> = AnimPlayer::new(0);
+    p.set_root_motion(Some(RootMotionSettings { bone: 0, remove: false }));
+    p.set_rotation_interp(RotationInterp::Slerp);
+    p.play(&clips, 0).unwrap();
+    let mut pose = [Transform3::IDENTITY];
+    // At 3.5 s, halfway between the keys: the slerp of a and b at ½ (the nlerp, as it happens).
+    p.seek(&clips, s(3.5)).unwrap();
+    p.evaluate(&rig, &mut pose).unwrap();
+    let mid = Quat::nlerp(a, b, S::HALF);
+    for (got, want) in [pose[0].rotation.x, pose[0].rotation.y, pose[0].rotation.z, pose[0].rotation.w]
+        .into_iter()
+        .zip([mid.x, mid.y, mid.z, mid.w])
+    {
+        close(got, want.to_f64(), 8.0 * tol::<S>());
+    }
+    p.set_speed(S::MAX);
+    let m = p.update(&rig, s(0.25), &mut q).unwrap();
+    unit(m.rotation, "root motion");
+    // Wherever that leaves the player, the pose is finite (a key's own value, at or outside the
+    // keys, is the key as given: off unit length).
+    p.evaluate(&rig, &mut pose).unwrap();
+    let r = pose[0].rotation;
+    assert!([r.x, r.y, r.z, r.w].iter().all(|c| c.to_f64().is_finite()), "pose {r:?}");
 }
 
 fn root_motion_2d<S: Scalar>() {
@@ -1179,6 +1227,7 @@ both!(
     root_motion_3d,
     root_motion_of_a_non_unit_rest_rotation_is_a_unit_rotation,
     root_motion_over_a_huge_number_of_loops_is_a_unit_rotation,
+    slerp_of_keys_off_unit_length_is_a_unit_rotation,
     root_motion_2d,
     crossfade,
     crossfade_2d_and_refade,

@@ -255,6 +255,16 @@ impl<S: Scalar> Quat<S> {
         }
     }
 
+    /// `self` when its squared length is within 1/256 of 1 (a unit quaternion, up to rounding or
+    /// quantisation), else [`normalize`](Self::normalize)`d`.
+    fn near_unit_or_normalized(self) -> Self {
+        if self.dot(self).sub(S::ONE).abs() < S::from_ratio(1, 256) {
+            self
+        } else {
+            self.normalize()
+        }
+    }
+
     fn lerp4(a: Self, b: Self, t: S) -> Self {
         Self::from_xyzw(a.x.lerp(b.x, t), a.y.lerp(b.y, t), a.z.lerp(b.z, t), a.w.lerp(b.w, t))
     }
@@ -270,6 +280,10 @@ impl<S: Scalar> Quat<S> {
     /// Spherical linear interpolation from `a` (`t = 0`) to `b` (`t = 1`) along the shortest arc
     /// (`b` is negated when `a · b < 0`), at constant angular speed. Falls back to [`Quat::nlerp`]
     /// when the two are less than about 1.8° apart (3.6° of rotation). The result is normalised.
+    /// Inputs whose squared length is more than 1/256 from 1 are normalised first (the usual unit
+    /// inputs, rounded or quantised, go straight on): the angle is then the rotations' angle, and
+    /// components of any finite size stay in range (their dot product overflowed f32, making the
+    /// result NaN).
     ///
     /// The great-circle form `a·cos(tθ) + v̂·sin(tθ)` (with `v̂` the unit component of `b`
     /// orthogonal to `a`, and `θ = atan2(|v|, a·b)`) keeps the error of Q16.16 at a few 2⁻¹⁶ for
@@ -284,6 +298,7 @@ impl<S: Scalar> Quat<S> {
     /// assert!(m.dot(Quat::from_rotation_z(core::f32::consts::FRAC_PI_4)) > 0.999_999);
     /// ```
     pub fn slerp(a: Self, b: Self, t: S) -> Self {
+        let (a, b) = (a.near_unit_or_normalized(), b.near_unit_or_normalized());
         let (b, d) = a.shortest(b);
         if d > S::from_ratio(SLERP_NLERP_COS_NUM, SLERP_NLERP_COS_DEN) {
             return Self::lerp4(a, b, t).normalize();
@@ -491,6 +506,26 @@ mod tests {
         };
         assert_quat(Quat::slerp(a, b, s(0.3)), want(0.3 + 0.3 * 2.4), tol.trig);
         assert_quat(Quat::slerp(a, b, s(0.9)), want(0.3 + 0.9 * 2.4), tol.trig);
+
+        // Inputs off unit length interpolate the rotations they stand for: scaled by 0.5, by 3 or
+        // by a factor near the scalar's range (the f32 dot product overflowed: NaN), the same arc.
+        for (ka, kb) in [(0.5, 3.0), (3.0, 0.5), (0.03125, 0.75), (1.0, big::<S>()), (big::<S>(), 0.25)] {
+            let scale =
+                |q: Quat<S>, k: f64| Quat::from_xyzw(q.x.mul(s(k)), q.y.mul(s(k)), q.z.mul(s(k)), q.w.mul(s(k)));
+            // Scaling loses a few ulps (Q16.16: up to 2⁻¹⁶ relative to 0.03125 is 2⁻¹¹).
+            let t = if ka < 0.1 { tol.trig * 16.0 } else { tol.trig };
+            assert_quat(Quat::slerp(scale(a, ka), scale(b, kb), s(0.3)), want(0.3 + 0.3 * 2.4), t);
+            assert_quat(Quat::slerp(scale(a, ka), scale(b, kb), s(0.9)), want(0.3 + 0.9 * 2.4), t);
+        }
+    }
+
+    /// A factor near the top of `S`'s range that keeps a unit quaternion's components finite.
+    fn big<S: Scalar>() -> f64 {
+        if S::ENCODING == crate::scalar::ScalarEncoding::F32 {
+            1e38
+        } else {
+            16000.0
+        }
     }
 
     /// Rotating large Q16.16 vectors: `rotate` keeps every intermediate vector no longer than the
